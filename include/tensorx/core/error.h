@@ -1,0 +1,77 @@
+// The exception hierarchy of tensorx and a helper that builds messages naming the values involved.
+// Every failure a user can cause is one of these, never an abort or a silent wrong result.
+#pragma once
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace tensorx {
+
+/// Base of every exception tensorx throws.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
+
+/// Shapes that do not fit together (assignment, broadcasting, reshape, BLAS operands).
+class ShapeError : public Error {
+  using Error::Error;
+};
+
+/// An index outside the extent it addresses.
+class IndexError : public Error {
+  using Error::Error;
+};
+
+/// Operands on different places, or host access to device memory.
+class PlaceError : public Error {
+  using Error::Error;
+};
+
+/// Element type or rank that does not match what an operation needs (mostly DArray dispatch).
+class TypeError : public Error {
+  using Error::Error;
+};
+
+/// A device that is missing, not usable, or not compiled in.
+class DeviceError : public Error {
+  using Error::Error;
+};
+
+/// A failed CUDA runtime call: carries the CUDA error name and where it was detected.
+class CudaError : public DeviceError {
+ public:
+  CudaError(std::string error_name, const std::string& message, std::string file, int line)
+      : DeviceError(error_name + ": " + message + " (at " + file + ":" + std::to_string(line) + ")"),
+        error_name_(std::move(error_name)),
+        file_(std::move(file)),
+        line_(line) {}
+  const std::string& error_name() const { return error_name_; }
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+
+ private:
+  std::string error_name_;
+  std::string file_;
+  int line_;
+};
+
+/// A failed BLAS call (cuBLAS or CPU BLAS); the message names the status.
+class BlasError : public Error {
+  using Error::Error;
+};
+
+namespace detail {
+
+/// Streams every argument into one string: message("shape ", dims, " is wrong").
+template <class... Parts>
+std::string message(const Parts&... parts) {
+  std::ostringstream out;
+  (out << ... << parts);
+  return out.str();
+}
+
+}  // namespace detail
+}  // namespace tensorx
