@@ -36,11 +36,13 @@ struct Dim {
   /// All zeros.
   TENSORX_HOST_DEVICE constexpr Dim() : head(0), tail() {}
 
-  /// One value per dimension, outermost first: Dim<3>(2, 3, 4).
-  template <class... Rest, class = std::enable_if_t<sizeof...(Rest) == N - 1 &&
-                                                    (std::is_integral_v<Rest> && ...)>>
-  TENSORX_HOST_DEVICE constexpr explicit Dim(index_t first, Rest... rest)
-      : head(first), tail(static_cast<index_t>(rest)...) {}
+  /// One integer per dimension, outermost first: Dim<3>(2, 3, 4). Every value must be an integer
+  /// (the first too), so that Dim<2>(2.5, 3) is rejected instead of truncated.
+  template <class First, class... Rest,
+            class = std::enable_if_t<sizeof...(Rest) == N - 1 && std::is_integral_v<First> &&
+                                     (std::is_integral_v<Rest> && ...)>>
+  TENSORX_HOST_DEVICE constexpr explicit Dim(First first, Rest... rest)
+      : head(static_cast<index_t>(first)), tail(static_cast<index_t>(rest)...) {}
 
   /// Element i; on the host an index outside [0, N) throws IndexError.
   TENSORX_HOST_DEVICE index_t& operator[](int i) {
@@ -52,15 +54,16 @@ struct Dim {
     return at(i);
   }
 
-  /// Element i without a bounds check (for hot loops whose i is known to be valid).
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE index_t& at(int i) {
+  /// Element i without a bounds check (for hot loops whose i is known to be valid). constexpr so
+  /// that contiguous_strides, delinearize and contains, which loop over it, are constexpr too.
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE constexpr index_t& at(int i) {
     if constexpr (N == 1) {
       return head;
     } else {
       return i == 0 ? head : tail.at(i - 1);
     }
   }
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE index_t at(int i) const {
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE constexpr index_t at(int i) const {
     if constexpr (N == 1) {
       return head;
     } else {

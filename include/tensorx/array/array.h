@@ -1,0 +1,236 @@
+// Array<T, N>: a cheap handle to a shared buffer plus extents, strides and an offset, like a
+// shared_ptr (copying or assigning an Array aliases it). Views (a[i], slice, reshape) share the
+// buffer; data moves only through copy(), an expression or a global op.
+#pragma once
+
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "tensorx/core/config.h"
+#include "tensorx/core/error.h"
+#include "tensorx/engine/translation_unit.h"
+#include "tensorx/expr/exp.h"
+#include "tensorx/memory/allocation.h"
+#include "tensorx/memory/strided_copy.h"
+#include "tensorx/place/place.h"
+#include "tensorx/shape/dim.h"
+
+namespace tensorx {
+
+template <class T>
+class ScalarExp;
+
+namespace saver {
+struct write;
+struct add;
+struct subtract;
+struct multiply;
+struct divide;
+}  // namespace saver
+
+namespace detail {
+// The assignment engine (engine/assign.h), which Array's operators hand every expression to.
+template <class Saver, class TU, class T, int N, class E>
+void evaluate(Array<T, N>& dst, const E& e);
+}  // namespace detail
+
+template <class T, int N>
+class Array {
+  static_assert(N >= 0 && N <= kMaxRank, "Array<T, N> supports ranks 0 to 9.");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "Array elements must be trivially copyable, since they move as raw bytes.");
+
+ public:
+  using value_type = T;
+  static constexpr int rank = N;
+
+  /// Rank > 0: an empty, unallocated array that the first assigned expression allocates.
+  /// Rank 0: one element on the CPU.
+  Array() {
+    if constexpr (N == 0) allocate(CpuPlace());
+  }
+
+  /// A dense row-major array of the given extent on `place` (the CPU by default). Elements are
+  /// uninitialised; use zeros/ones/fill for values. Negative extents throw ShapeError; an
+  /// unusable GPU throws DeviceError.
+  explicit Array(const Dim<N>& dims, const Place& place = CpuPlace())
+      : dims_(dims), strides_(contiguous_strides(dims)) {
+    check_extent(dims);
+    allocate(place);
+  }
+
+  /// A new array holding the value of an expression: Array<float, 2> c = a + b;
+  template <class E, class TU = detail::ThisTranslationUnit,
+            class = std::enable_if_t<is_expression_v<E> && !std::is_same_v<E, Array>>>
+  Array(const E& e) {  // NOLINT(google-explicit-constructor): reads like the math.
+    detail::evaluate<saver::write, TU>(*this, e);
+  }
+
+  /// Copying or assigning an Array aliases it (a handle, like shared_ptr).
+  Array(const Array&) = default;
+  Array& operator=(const Array&) = default;
+  Array(Array&&) noexcept = default;
+  Array& operator=(Array&&) noexcept = default;
+
+  /// Evaluates an expression into this array in ONE pass; an unallocated array is allocated with
+  /// the expression's shape. Throws ShapeError or PlaceError before writing anything.
+  template <class E, class TU = detail::ThisTranslationUnit,
+            class = std::enable_if_t<is_expression_v<E> && !std::is_same_v<E, Array>>>
+  Array& operator=(const E& e) {
+    detail::evaluate<saver::write, TU>(*this, e);
+    return *this;
+  }
+  /// Sets every element to `value`.
+  template <class V, class TU = detail::ThisTranslationUnit,
+            class = std::enable_if_t<std::is_arithmetic_v<V>>>
+  Array& operator=(V value) {
+    return assign_scalar<saver::write, TU>(value);
+  }
+
+  /// Element-wise compound assignment with an expression or a number, in ONE pass.
+  template <class V, class TU = detail::ThisTranslationUnit>
+  Array& operator+=(const V& v) {
+    return compound<saver::add, TU>(v);
+  }
+  template <class V, class TU = detail::ThisTranslationUnit>
+  Array& operator-=(const V& v) {
+    return compound<saver::subtract, TU>(v);
+  }
+  template <class V, class TU = detail::ThisTranslationUnit>
+  Array& operator*=(const V& v) {
+    return compound<saver::multiply, TU>(v);
+  }
+  template <class V, class TU = detail::ThisTranslationUnit>
+  Array& operator/=(const V& v) {
+    return compound<saver::divide, TU>(v);
+  }
+
+  /// A view of `buffer` with the given layout; offset and strides are counted in elements.
+  Array(std::shared_ptr<Allocation> buffer, const Dim<N>& dims, const Dim<N>& strides,
+        index_t offset)
+      : buffer_(std::move(buffer)), dims_(dims), strides_(strides), offset_(offset) {}
+
+  const Dim<N>& dims() const { return dims_; }
+  const Dim<N>& strides() const { return strides_; }
+  /// Where data() starts inside the buffer, in elements.
+  index_t offset() const { return offset_; }
+  index_t numel() const { return product(dims_); }
+  /// The first element (nullptr for an unallocated or zero-byte array).
+  T* data() const { return buffer_ ? static_cast<T*>(buffer_->data()) + offset_ : nullptr; }
+  Place place() const { return buffer_ ? buffer_->place() : Place(CpuPlace()); }
+  /// False only for a default-constructed array of rank > 0 that nothing was assigned to yet.
+  bool allocated() const { return buffer_ != nullptr; }
+  const std::shared_ptr<Allocation>& buffer() const { return buffer_; }
+
+  /// True when the elements are dense in row-major order (strides of size-1 extents ignored).
+  bool is_contiguous() const {
+    if constexpr (N > 0) {
+      index_t expected = 1;
+      for (int i = N - 1; i >= 0; --i) {
+        if (dims_.at(i) != 1 && strides_.at(i) != expected) return numel() == 0;
+        expected *= dims_.at(i);
+      }
+    }
+    return true;
+  }
+
+  /// Host access to one element of a CPU array; throws PlaceError for a GPU array and
+  /// IndexError for an index outside dims().
+  T& operator[](const Dim<N>& index) const {
+    check_host_access();
+    if (!contains(dims_, index)) {
+      throw IndexError(detail::message("index ", index, " is out of range for shape ", dims_));
+    }
+    return data()[linearize(index, strides_)];
+  }
+
+  /// a(i, j, ...): the same as a[make_dim(i, j, ...)].
+  template <class... Indices>
+  T& operator()(Indices... indices) const {
+    static_assert(sizeof...(Indices) == N, "Array element access needs one index per dimension.");
+    return (*this)[Dim<N>(static_cast<index_t>(indices)...)];
+  }
+
+  /// The view of row `i`: the first dimension dropped, the buffer shared.
+  template <int M = N, class = std::enable_if_t<(M > 0)>>
+  Array<T, M - 1> operator[](index_t i) const {
+    if (i < 0 || i >= dims_.head) {
+      throw IndexError(detail::message("row ", i, " is out of range for shape ", dims_));
+    }
+    return Array<T, M - 1>(buffer_, dims_.tail, strides_.tail, offset_ + i * strides_.head);
+  }
+
+  /// The view of rows [begin, end) along the first dimension, sharing the buffer.
+  template <int M = N, class = std::enable_if_t<(M > 0)>>
+  Array slice(index_t begin, index_t end) const {
+    if (begin < 0 || begin > end || end > dims_.head) {
+      throw IndexError(detail::message("slice [", begin, ", ", end,
+                                       ") is out of range for shape ", dims_));
+    }
+    Dim<N> dims = dims_;
+    dims.head = end - begin;
+    return Array(buffer_, dims, strides_, offset_ + begin * strides_.head);
+  }
+
+  /// The single element of an array with numel() == 1, read on the host (a GPU read synchronises).
+  T item() const {
+    if (numel() != 1) {
+      throw ShapeError(detail::message("item() needs exactly one element, but the array has shape ",
+                                       dims_));
+    }
+    T value;
+    detail::copy_strided(detail::strided_bytes(&value, CpuPlace(), Dim<0>(), Dim<0>()),
+                         detail::strided_bytes(data(), place(), Dim<0>(), Dim<0>()), sizeof(T));
+    return value;
+  }
+
+ private:
+  template <class Saver, class TU, class V>
+  Array& compound(const V& v) {
+    if constexpr (is_expression_v<V>) {
+      detail::evaluate<Saver, TU>(*this, v);
+      return *this;
+    } else {
+      static_assert(std::is_arithmetic_v<V>, "Compound assignment takes an expression or a number.");
+      return assign_scalar<Saver, TU>(v);
+    }
+  }
+
+  // A number is the rank-0 scalar broadcast over this array's extent.
+  template <class Saver, class TU, class V>
+  Array& assign_scalar(const V& value) {
+    if (!allocated()) {
+      throw ShapeError(detail::message("cannot set an unallocated array to ", value,
+                                       ": give it a shape first"));
+    }
+    detail::evaluate<Saver, TU>(*this, broadcast_to(ScalarExp<T>(static_cast<T>(value)), dims_));
+    return *this;
+  }
+
+  static void check_extent(const Dim<N>& dims) {
+    if constexpr (N > 0) {
+      for (int i = 0; i < N; ++i) {
+        if (dims.at(i) < 0) throw ShapeError(detail::message("negative extent in shape ", dims));
+      }
+    }
+  }
+
+  void allocate(const Place& place) {
+    buffer_ = std::make_shared<Allocation>(static_cast<std::size_t>(numel()) * sizeof(T), place);
+  }
+
+  void check_host_access() const {
+    if (is_gpu_place(place())) {
+      throw PlaceError(detail::message("cannot access an element of an array on ", place(),
+                                       " from the host; copy it with tx::to(a, tx::CpuPlace())"));
+    }
+  }
+
+  std::shared_ptr<Allocation> buffer_;
+  Dim<N> dims_;
+  Dim<N> strides_;
+  index_t offset_ = 0;
+};
+
+}  // namespace tensorx

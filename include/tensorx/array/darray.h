@@ -1,0 +1,251 @@
+// DArray: an Array whose element type and rank are chosen at run time (after Majel). It IS a
+// boost::variant with one alternative per element type, each a variant of ranks 1..4: nesting keeps
+// every variant far inside Boost.Variant's 20-alternative limit and leaves room for new types.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <type_traits>
+#include <utility>
+
+#include <boost/variant.hpp>
+
+#include "tensorx/array/array.h"
+#include "tensorx/array/global_ops.h"
+#include "tensorx/core/data_type.h"
+#include "tensorx/core/float16.h"
+#include "tensorx/shape/ddim.h"
+
+namespace tensorx {
+
+/// The largest rank a DArray holds.
+constexpr int kMaxDArrayRank = 4;
+
+/// The arrays of one element type that a DArray can hold: Array<T, 1> .. Array<T, 4>.
+template <class T>
+using TypedDArray = boost::variant<Array<T, 1>, Array<T, 2>, Array<T, 3>, Array<T, 4>>;
+
+using DArrayVariant =
+    boost::variant<TypedDArray<float>, TypedDArray<double>, TypedDArray<float16>,
+                   TypedDArray<std::int32_t>, TypedDArray<std::int64_t>>;
+
+/// The DArray element type that a value of type V selects: float, double and float16 stand for
+/// themselves, signed integers for int32 or int64 by size.
+template <class V>
+using darray_element_t = std::conditional_t<
+    std::is_integral_v<V>, std::conditional_t<sizeof(V) <= 4, std::int32_t, std::int64_t>, V>;
+
+namespace detail {
+
+template <class T>
+constexpr bool is_darray_element_v =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, float16> ||
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
+
+/// "Array<float32, 2>": how errors name a typed array.
+inline std::string array_type_name(DataType type, int rank) {
+  return message("Array<", name(type), ", ", rank, ">");
+}
+
+/// Calls f(std::integral_constant<int, N>{}) for the run-time rank N in 1..4; other ranks throw
+/// TypeError.
+template <class F>
+decltype(auto) darray_rank_switch(int rank, F&& f) {
+  switch (rank) {
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    case 2:
+      return f(std::integral_constant<int, 2>{});
+    case 3:
+      return f(std::integral_constant<int, 3>{});
+    case 4:
+      return f(std::integral_constant<int, 4>{});
+    default:
+      throw TypeError(message("a DArray holds ranks 1 to ", kMaxDArrayRank, ", not ", rank));
+  }
+}
+
+}  // namespace detail
+
+class DArray : public DArrayVariant {
+ public:
+  class Element;
+
+  /// An unallocated Array<float, 1>.
+  DArray() = default;
+
+  /// Any Array of a DArray element type and rank converts implicitly.
+  template <class T, int N>
+  DArray(const Array<T, N>& array)  // NOLINT(google-explicit-constructor): Majel's conversion.
+      : DArrayVariant(TypedDArray<T>(array)) {
+    static_assert(detail::is_darray_element_v<T>,
+                  "A DArray holds float, double, float16, int32 or int64 elements.");
+    static_assert(N >= 1 && N <= kMaxDArrayRank, "A DArray holds arrays of rank 1 to 4.");
+  }
+
+  /// The typed array held; throws TypeError naming both types when T or N differ.
+  template <class T, int N>
+  Array<T, N> as() const;
+
+  /// The element at `index`, as a proxy that reads and writes through the element type. Throws
+  /// TypeError when the index rank differs from the array's, IndexError outside the extent,
+  /// PlaceError for a GPU array.
+  Element operator[](const DDim& index) const;
+};
+
+/// The element type of a DArray.
+DataType dtype(const DArray& x);
+
+namespace detail {
+
+// Visits the typed array inside a DArray: a mutable DArray hands f its own handle (so that f may
+// rebind it), a const one a copy of the handle (which still shares the buffer).
+template <class Result, class F>
+class DArrayVisitor : public boost::static_visitor<Result> {
+ public:
+  explicit DArrayVisitor(F& f) : f_(f) {}
+  template <class T>
+  Result operator()(TypedDArray<T>& typed) const {
+    return boost::apply_visitor(*this, typed);
+  }
+  template <class T>
+  Result operator()(const TypedDArray<T>& typed) const {
+    return boost::apply_visitor(*this, typed);
+  }
+  template <class T, int N>
+  Result operator()(Array<T, N>& array) const {
+    return f_(array);
+  }
+  template <class T, int N>
+  Result operator()(const Array<T, N>& array) const {
+    Array<T, N> handle = array;
+    return f_(handle);
+  }
+
+ private:
+  F& f_;
+};
+
+template <class F, class First, class... Rest>
+decltype(auto) call_with_lvalues(F& f, First& first, Rest... rest) {
+  return f(first, rest...);
+}
+
+}  // namespace detail
+
+/// Calls f with the typed Array<T, N>& that `x` holds; with more DArrays, f gets one typed array
+/// from each, all of the same element type and rank (else TypeError naming both).
+template <class F, class X, class... Others,
+          class = std::enable_if_t<std::is_same_v<std::decay_t<X>, DArray>>>
+decltype(auto) visit(F&& f, X&& x, const Others&... others) {
+  static_assert((std::is_same_v<Others, DArray> && ...), "tx::visit takes DArrays.");
+  auto typed_call = [&](auto& array) -> decltype(auto) {
+    using A = std::decay_t<decltype(array)>;
+    return detail::call_with_lvalues(f, array,
+                                     others.template as<typename A::value_type, A::rank>()...);
+  };
+  using Result = decltype(typed_call(std::declval<Array<float, 1>&>()));
+  return boost::apply_visitor(detail::DArrayVisitor<Result, decltype(typed_call)>(typed_call),
+                              static_cast<std::conditional_t<std::is_const_v<std::remove_reference_t<X>>,
+                                                             const DArrayVariant&, DArrayVariant&>>(x));
+}
+
+inline DataType dtype(const DArray& x) {
+  return visit([](auto& a) { return data_type_of<typename std::decay_t<decltype(a)>::value_type>(); },
+               x);
+}
+
+/// The rank of a DArray, 1 to 4.
+inline int rank(const DArray& x) {
+  return visit([](auto& a) { return std::decay_t<decltype(a)>::rank; }, x);
+}
+
+/// The extent of a DArray.
+inline DDim dims(const DArray& x) {
+  return visit([](auto& a) { return DDim(a.dims()); }, x);
+}
+
+/// Where a DArray's elements live.
+inline Place place(const DArray& x) {
+  return visit([](auto& a) { return a.place(); }, x);
+}
+
+/// The number of elements of a DArray.
+inline index_t numel(const DArray& x) {
+  return visit([](auto& a) { return a.numel(); }, x);
+}
+
+template <class T, int N>
+Array<T, N> DArray::as() const {
+  const TypedDArray<T>* typed = boost::get<TypedDArray<T>>(this);
+  const Array<T, N>* array = typed ? boost::get<Array<T, N>>(typed) : nullptr;
+  if (!array) {
+    throw TypeError(detail::message("expected an ", detail::array_type_name(data_type_of<T>(), N),
+                                    " but the DArray holds an ",
+                                    detail::array_type_name(dtype(*this), rank(*this))));
+  }
+  return *array;
+}
+
+/// A proxy for one element of a DArray: reads convert from, writes convert to, the element type.
+class DArray::Element {
+ public:
+  Element(DArray array, DDim index) : array_(std::move(array)), index_(std::move(index)) {}
+
+  /// Writes `value`, converted to the element type.
+  template <class V, class = std::enable_if_t<std::is_arithmetic_v<V> || std::is_same_v<V, float16>>>
+  Element& operator=(const V& value) {
+    visit([&](auto& a) { element(a) = static_cast<typename std::decay_t<decltype(a)>::value_type>(value); },
+          array_);
+    return *this;
+  }
+  /// Copies the value of another element (x[i] = y[j]), not the proxy.
+  Element& operator=(const Element& other) {
+    visit([&](auto& a) { *this = other.element(a); }, other.array_);
+    return *this;
+  }
+
+  /// The element converted to V.
+  template <class V>
+  V value() const {
+    return visit([&](auto& a) { return static_cast<V>(element(a)); }, array_);
+  }
+  operator double() const { return value<double>(); }  // NOLINT: reads like a number.
+
+ private:
+  template <class T, int N>
+  T& element(const Array<T, N>& a) const {
+    if (arity(index_) != N) {
+      throw TypeError(detail::message("index ", index_, " has ", arity(index_),
+                                      " dimensions but the DArray holds an ",
+                                      detail::array_type_name(data_type_of<T>(), N)));
+    }
+    return a[to_dim<N>(index_)];
+  }
+
+  DArray array_;
+  DDim index_;
+};
+
+inline DArray::Element DArray::operator[](const DDim& index) const { return Element(*this, index); }
+
+/// Prints "DArray<float32, (2, 3)> on CpuPlace".
+inline std::ostream& operator<<(std::ostream& out, const DArray& x) {
+  return out << "DArray<" << name(dtype(x)) << ", " << dims(x) << "> on " << place(x);
+}
+
+/// A DArray of the given extent (rank 1..4) on `place`, every element `value`; the value's type
+/// picks the element type (float, double, float16, int32 or int64).
+template <class V>
+DArray make_darray(const DDim& dims, const V& value, const Place& place = CpuPlace()) {
+  using T = darray_element_t<V>;
+  static_assert(detail::is_darray_element_v<T>,
+                "make_darray takes a float, double, float16 or signed integer value.");
+  return detail::darray_rank_switch(arity(dims), [&](auto rank) {
+    Array<T, rank> array(to_dim<rank>(dims), place);
+    fill(array, value);
+    return DArray(array);
+  });
+}
+
+}  // namespace tensorx

@@ -1,0 +1,26 @@
+// The type-erased GEMM entry points of the compiled layer (src/blas/): every typed and DArray form
+// of tx::gemm and tx::batch_gemm ends here, where the checks, the layout mapping onto column-major
+// BLAS and the choice between CPU BLAS and cuBLAS happen once for every element type.
+#pragma once
+
+#include "tensorx/blas/matrix_ref.h"
+#include "tensorx/blas/trans.h"
+
+namespace tensorx {
+namespace detail {
+
+/// C = alpha * op(A) * op(B) + beta * C, written in place in C, for float32, float64 or float16
+/// matrices (float16 accumulates in float). Before any work: TypeError unless A, B and C share one
+/// of those element types, ShapeError naming all three shapes unless op(A) is M x K, op(B) K x N
+/// and C M x N, PlaceError unless all three are on one place. beta == 0 never reads C.
+void gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const MatrixRef& b,
+          double beta, const MatrixRef& c);
+
+/// C[i] = alpha * op(A[i]) * op(B[i]) + beta * C[i] for every matrix i of C; a batch of one
+/// matrix in A or B serves every i. The checks of gemm, plus ShapeError unless the batch extents
+/// of A and B are each 1 or that of C.
+void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixBatchRef& a,
+                const MatrixBatchRef& b, double beta, const MatrixBatchRef& c);
+
+}  // namespace detail
+}  // namespace tensorx

@@ -1,0 +1,90 @@
+// tx::gemm and tx::batch_gemm: C = alpha * op(A) * op(B) + beta * C on typed Arrays and on DArrays,
+// computed by the CPU BLAS or cuBLAS on the operands' place (see compiled_gemm.h for the checks).
+#pragma once
+
+#include <type_traits>
+
+#include "tensorx/array/array.h"
+#include "tensorx/array/darray.h"
+#include "tensorx/blas/compiled_gemm.h"
+#include "tensorx/blas/matrix_ref.h"
+#include "tensorx/blas/trans.h"
+#include "tensorx/core/float16.h"
+
+namespace tensorx {
+
+/// The type of alpha and beta for matrices of T: T itself, but float for float16, whose products
+/// accumulate in float.
+template <class T>
+using gemm_scalar_t = std::conditional_t<std::is_same_v<T, float16>, float, T>;
+
+namespace detail {
+
+template <class T>
+constexpr void check_gemm_element() {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                    std::is_same_v<T, float16>,
+                "tx::gemm multiplies float, double or float16 matrices.");
+}
+
+/// The matrix (Rank 2) or batch (Rank 3) that a DArray holds; any other rank is a TypeError that
+/// names the operand.
+template <int Rank>
+auto darray_matrix_ref(const DArray& x, const char* operand, const char* operation) {
+  using Ref = decltype(matrix_ref(Array<float, Rank>()));
+  return visit(
+      [&](auto& array) -> Ref {
+        using A = std::decay_t<decltype(array)>;
+        if constexpr (A::rank == Rank) {
+          return matrix_ref(array);
+        } else {
+          throw TypeError(message(operation, " needs rank-", Rank, " arrays, but ", operand,
+                                  " is an ",
+                                  array_type_name(data_type_of<typename A::value_type>(), A::rank)));
+        }
+      },
+      x);
+}
+
+}  // namespace detail
+
+/// C = alpha * op(A) * op(B) + beta * C with op(A) M x K, op(B) K x N and C M x N, all on one
+/// place; C is written in place, any strides. beta == 0 ignores what C held (NaN included).
+/// Throws ShapeError naming the three shapes, PlaceError when the places differ.
+template <class T>
+void gemm(Trans trans_a, Trans trans_b, gemm_scalar_t<T> alpha, const Array<T, 2>& a,
+          const Array<T, 2>& b, gemm_scalar_t<T> beta, const Array<T, 2>& c) {
+  detail::check_gemm_element<T>();
+  detail::gemm(trans_a, trans_b, alpha, detail::matrix_ref(a), detail::matrix_ref(b), beta,
+               detail::matrix_ref(c));
+}
+
+/// C[i] = alpha * op(A[i]) * op(B[i]) + beta * C[i] for each of the C.dims()[0] matrices of C; A
+/// or B with a batch extent of 1 serves every i. Throws like gemm, and ShapeError when a batch
+/// extent of A or B is neither 1 nor C's.
+template <class T>
+void batch_gemm(Trans trans_a, Trans trans_b, gemm_scalar_t<T> alpha, const Array<T, 3>& a,
+                const Array<T, 3>& b, gemm_scalar_t<T> beta, const Array<T, 3>& c) {
+  detail::check_gemm_element<T>();
+  detail::batch_gemm(trans_a, trans_b, alpha, detail::matrix_ref(a), detail::matrix_ref(b), beta,
+                     detail::matrix_ref(c));
+}
+
+/// gemm on DArrays, dispatched on the element type at run time: rank-2 float, double or float16
+/// arrays of one element type, else TypeError; then the checks of the typed gemm.
+inline void gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b,
+                 double beta, const DArray& c) {
+  detail::gemm(trans_a, trans_b, alpha, detail::darray_matrix_ref<2>(a, "A", "gemm"),
+               detail::darray_matrix_ref<2>(b, "B", "gemm"), beta,
+               detail::darray_matrix_ref<2>(c, "C", "gemm"));
+}
+
+/// batch_gemm on rank-3 DArrays, dispatched on the element type at run time (TypeError as gemm).
+inline void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a,
+                       const DArray& b, double beta, const DArray& c) {
+  detail::batch_gemm(trans_a, trans_b, alpha, detail::darray_matrix_ref<3>(a, "A", "batch_gemm"),
+                     detail::darray_matrix_ref<3>(b, "B", "batch_gemm"), beta,
+                     detail::darray_matrix_ref<3>(c, "C", "batch_gemm"));
+}
+
+}  // namespace tensorx

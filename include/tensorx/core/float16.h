@@ -1,0 +1,292 @@
+// float16: the IEEE 754 binary16 element type, a two-byte value usable in host and device code.
+// Arithmetic happens in float and is rounded back; on the host the conversions are portable bit
+// manipulation (no F16C), on the device they are the CUDA conversion instructions.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <ostream>
+#include <type_traits>
+
+#include "tensorx/core/config.h"
+
+#if defined(__CUDACC__)
+#include <cuda_fp16.h>
+#endif
+
+namespace tensorx {
+
+class float16;
+
+namespace detail {
+
+TENSORX_HOST_DEVICE inline std::uint32_t bits_of(float value) {
+#if TENSORX_DEVICE_CODE
+  return __float_as_uint(value);
+#else
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+#endif
+}
+
+TENSORX_HOST_DEVICE inline std::uint64_t bits_of(double value) {
+#if TENSORX_DEVICE_CODE
+  return static_cast<std::uint64_t>(__double_as_longlong(value));
+#else
+  std::uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+#endif
+}
+
+TENSORX_HOST_DEVICE inline float float_from_bits(std::uint32_t bits) {
+#if TENSORX_DEVICE_CODE
+  return __uint_as_float(bits);
+#else
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+#endif
+}
+
+/// Rounds a binary floating-point number, given as its bit pattern, to the nearest binary16 bit
+/// pattern, ties to even. Rounding once from the source format is what makes the double
+/// conversion exact: going through float first would round twice.
+template <int kMantissaBits, int kExponentBits, class Bits>
+TENSORX_HOST_DEVICE inline std::uint16_t round_to_half_bits(Bits bits) {
+  constexpr int kBias = (1 << (kExponentBits - 1)) - 1;
+  constexpr int kExponentAllOnes = (1 << kExponentBits) - 1;
+  constexpr Bits kMantissaMask = (Bits(1) << kMantissaBits) - 1;
+
+  const auto sign = static_cast<std::uint16_t>((bits >> (kMantissaBits + kExponentBits)) << 15);
+  const int exponent_field = static_cast<int>((bits >> kMantissaBits) & Bits(kExponentAllOnes));
+  const Bits mantissa = bits & kMantissaMask;
+  if (exponent_field == kExponentAllOnes) {
+    if (mantissa == 0) return static_cast<std::uint16_t>(sign | 0x7c00u);
+    // A NaN keeps its sign and top payload bits and becomes quiet, so it can never turn into inf.
+    return static_cast<std::uint16_t>(sign | 0x7e00u | (mantissa >> (kMantissaBits - 10)));
+  }
+  // The value lies in [2^exponent, 2^(exponent + 1)). Below 2^-25 (half the smallest binary16
+  // subnormal) everything rounds to a signed zero; this covers every float and double subnormal.
+  const int exponent = exponent_field - kBias;
+  if (exponent_field == 0 || exponent < -25) return sign;
+  if (exponent > 15) return static_cast<std::uint16_t>(sign | 0x7c00u);
+
+  // Drop the significand bits below the binary16 quantum: 2^(exponent - 10) for normals and the
+  // fixed 2^-24 for subnormals. shift is between kMantissaBits - 10 and kMantissaBits + 1.
+  const Bits significand = mantissa | (Bits(1) << kMantissaBits);
+  const int shift = exponent < -14 ? kMantissaBits - 24 - exponent : kMantissaBits - 10;
+  Bits kept = significand >> shift;
+  const Bits rest = significand & ((Bits(1) << shift) - 1);
+  const Bits halfway = Bits(1) << (shift - 1);
+  if (rest > halfway || (rest == halfway && (kept & 1) != 0)) ++kept;
+
+  // A subnormal that rounds up to 1024 is exactly the encoding of the smallest normal. For normals
+  // kept holds the implicit leading bit (1024), hence exponent + 14 rather than + 15; a carry out
+  // of the fraction moves into the exponent field, and past 65504 it lands on infinity (0x7c00).
+  if (exponent < -14) return static_cast<std::uint16_t>(sign | kept);
+  return static_cast<std::uint16_t>(sign | ((static_cast<Bits>(exponent + 14) << 10) + kept));
+}
+
+TENSORX_HOST_DEVICE inline std::uint16_t float_to_half_bits(float value) {
+#if TENSORX_DEVICE_CODE
+  return __half_as_ushort(__float2half_rn(value));
+#else
+  return round_to_half_bits<23, 8>(bits_of(value));
+#endif
+}
+
+TENSORX_HOST_DEVICE inline std::uint16_t double_to_half_bits(double value) {
+#if TENSORX_DEVICE_CODE
+  return __half_as_ushort(__double2half(value));
+#else
+  return round_to_half_bits<52, 11>(bits_of(value));
+#endif
+}
+
+/// Exact: every binary16 value is a float.
+TENSORX_HOST_DEVICE inline float half_bits_to_float(std::uint16_t bits) {
+#if TENSORX_DEVICE_CODE
+  return __half2float(__ushort_as_half(bits));
+#else
+  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
+  const std::uint32_t exponent = (bits >> 10) & 0x1fu;
+  const std::uint32_t fraction = bits & 0x3ffu;
+  if (exponent == 0) {
+    // Zero or subnormal: fraction * 2^-24, which float holds exactly as a normal number.
+    const float magnitude = static_cast<float>(fraction) * 5.9604644775390625e-8f;
+    return sign != 0 ? -magnitude : magnitude;
+  }
+  // Rebias 15 -> 127; inf and NaN (exponent 31) keep their fraction as the payload.
+  const std::uint32_t float_exponent = exponent == 0x1fu ? 0xffu : exponent + 112u;
+  return float_from_bits(sign | (float_exponent << 23) | (fraction << 13));
+#endif
+}
+
+// The type `float16 op T` computes in; absent, so that the compound operators drop out, for any
+// other operand (long double included: no float16 constructor takes it).
+template <class T>
+using CompoundType = std::enable_if_t<std::is_same_v<T, float16> || std::is_integral_v<T> ||
+                                          std::is_same_v<T, float> || std::is_same_v<T, double>,
+                                      std::conditional_t<std::is_same_v<T, double>, double, float>>;
+
+}  // namespace detail
+
+/// IEEE 754 binary16.
+class float16 {
+ public:
+  /// +0. A constexpr constructor, so that nvcc still accepts float16 in __shared__ memory (which
+  /// it leaves uninitialised, as for every type).
+  TENSORX_HOST_DEVICE constexpr float16() : bits_(0) {}
+
+  /// Round to nearest, ties to even; beyond 65504 (from 65520 on) the result is infinity.
+  TENSORX_HOST_DEVICE explicit float16(float value) : bits_(detail::float_to_half_bits(value)) {}
+
+  /// Rounded once, directly from the double (never through float, which could round twice).
+  TENSORX_HOST_DEVICE explicit float16(double value) : bits_(detail::double_to_half_bits(value)) {}
+
+  /// Every integer whose magnitude could round to a finite float16 (below 65520) is exact as a
+  /// double, and every larger one stays at least 65520 as a double, so this rounds only once.
+  template <class Integer, std::enable_if_t<std::is_integral_v<Integer>, int> = 0>
+  TENSORX_HOST_DEVICE explicit float16(Integer value) : float16(static_cast<double>(value)) {}
+
+  /// The float16 whose IEEE encoding is `bits`.
+  TENSORX_HOST_DEVICE static constexpr float16 from_bits(std::uint16_t bits) {
+    return float16(BitsTag{}, bits);
+  }
+  TENSORX_HOST_DEVICE constexpr std::uint16_t bits() const { return bits_; }
+
+  /// Exact. Implicit, so that a float16 mixed with a float or double computes in that type.
+  TENSORX_HOST_DEVICE operator float() const { return detail::half_bits_to_float(bits_); }
+
+  // Each result is computed in float and rounded once to float16. Float's 24 bits are at least
+  // 2 * 11 + 2, so this equals the correctly rounded binary16 operation (no double rounding).
+  friend TENSORX_HOST_DEVICE float16 operator+(float16 a, float16 b) {
+    return float16(float(a) + float(b));
+  }
+  friend TENSORX_HOST_DEVICE float16 operator-(float16 a, float16 b) {
+    return float16(float(a) - float(b));
+  }
+  friend TENSORX_HOST_DEVICE float16 operator*(float16 a, float16 b) {
+    return float16(float(a) * float(b));
+  }
+  friend TENSORX_HOST_DEVICE float16 operator/(float16 a, float16 b) {
+    return float16(float(a) / float(b));
+  }
+
+  /// Negation flips the sign bit only, so it is exact for every value, zeros and NaNs included.
+  TENSORX_HOST_DEVICE constexpr float16 operator-() const {
+    return from_bits(static_cast<std::uint16_t>(bits_ ^ 0x8000u));
+  }
+  TENSORX_HOST_DEVICE constexpr float16 operator+() const { return *this; }
+
+  /// `h op= x` for a float16, an integer, a float or a double x: computes in the type `h op x`
+  /// has (float, or double for a double x) and rounds the result back to float16.
+  template <class T, class Wide = detail::CompoundType<T>>
+  TENSORX_HOST_DEVICE float16& operator+=(T rhs) {
+    return *this = float16(static_cast<Wide>(*this) + static_cast<Wide>(rhs));
+  }
+  template <class T, class Wide = detail::CompoundType<T>>
+  TENSORX_HOST_DEVICE float16& operator-=(T rhs) {
+    return *this = float16(static_cast<Wide>(*this) - static_cast<Wide>(rhs));
+  }
+  template <class T, class Wide = detail::CompoundType<T>>
+  TENSORX_HOST_DEVICE float16& operator*=(T rhs) {
+    return *this = float16(static_cast<Wide>(*this) * static_cast<Wide>(rhs));
+  }
+  template <class T, class Wide = detail::CompoundType<T>>
+  TENSORX_HOST_DEVICE float16& operator/=(T rhs) {
+    return *this = float16(static_cast<Wide>(*this) / static_cast<Wide>(rhs));
+  }
+
+  // Compared as floats: NaN is unordered and unequal to itself, +0 equals -0.
+  friend TENSORX_HOST_DEVICE bool operator==(float16 a, float16 b) { return float(a) == float(b); }
+  friend TENSORX_HOST_DEVICE bool operator!=(float16 a, float16 b) { return float(a) != float(b); }
+  friend TENSORX_HOST_DEVICE bool operator<(float16 a, float16 b) { return float(a) < float(b); }
+  friend TENSORX_HOST_DEVICE bool operator<=(float16 a, float16 b) { return float(a) <= float(b); }
+  friend TENSORX_HOST_DEVICE bool operator>(float16 a, float16 b) { return float(a) > float(b); }
+  friend TENSORX_HOST_DEVICE bool operator>=(float16 a, float16 b) { return float(a) >= float(b); }
+
+ private:
+  struct BitsTag {};
+
+  TENSORX_HOST_DEVICE constexpr float16(BitsTag, std::uint16_t bits) : bits_(bits) {}
+
+  std::uint16_t bits_;
+};
+
+static_assert(sizeof(float16) == 2 && alignof(float16) == 2, "float16 must be exactly two bytes.");
+static_assert(std::is_trivially_copyable_v<float16>, "float16 must be trivially copyable.");
+
+TENSORX_HOST_DEVICE constexpr bool isnan(float16 h) {
+  return (h.bits() & 0x7fffu) > 0x7c00u;
+}
+TENSORX_HOST_DEVICE constexpr bool isinf(float16 h) {
+  return (h.bits() & 0x7fffu) == 0x7c00u;
+}
+TENSORX_HOST_DEVICE constexpr bool isfinite(float16 h) {
+  return (h.bits() & 0x7c00u) != 0x7c00u;
+}
+
+/// Prints the value as the float it converts to.
+inline std::ostream& operator<<(std::ostream& out, float16 h) {
+  return out << float(h);
+}
+
+}  // namespace tensorx
+
+namespace std {
+
+template <>
+struct numeric_limits<tensorx::float16> {
+  static constexpr bool is_specialized = true;
+  static constexpr bool is_signed = true;
+  static constexpr bool is_integer = false;
+  static constexpr bool is_exact = false;
+  static constexpr bool has_infinity = true;
+  static constexpr bool has_quiet_NaN = true;
+  static constexpr bool has_signaling_NaN = true;
+  static constexpr float_denorm_style has_denorm = denorm_present;
+  static constexpr bool has_denorm_loss = false;
+  static constexpr float_round_style round_style = round_to_nearest;
+  static constexpr bool is_iec559 = true;
+  static constexpr bool is_bounded = true;
+  static constexpr bool is_modulo = false;
+  static constexpr int digits = 11;
+  static constexpr int digits10 = 3;
+  static constexpr int max_digits10 = 5;
+  static constexpr int radix = 2;
+  static constexpr int min_exponent = -13;
+  static constexpr int min_exponent10 = -4;
+  static constexpr int max_exponent = 16;
+  static constexpr int max_exponent10 = 4;
+  static constexpr bool traps = false;
+  static constexpr bool tinyness_before = false;
+
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 min() noexcept { return make(0x0400); }
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 lowest() noexcept { return make(0xfbff); }
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 max() noexcept { return make(0x7bff); }
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 epsilon() noexcept { return make(0x1400); }
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 round_error() noexcept {
+    return make(0x3800);
+  }
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 infinity() noexcept { return make(0x7c00); }
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 quiet_NaN() noexcept {
+    return make(0x7e00);
+  }
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 signaling_NaN() noexcept {
+    return make(0x7d00);
+  }
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 denorm_min() noexcept {
+    return make(0x0001);
+  }
+
+ private:
+  TENSORX_HOST_DEVICE static constexpr tensorx::float16 make(std::uint16_t bits) noexcept {
+    return tensorx::float16::from_bits(bits);
+  }
+};
+
+}  // namespace std

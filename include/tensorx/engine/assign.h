@@ -1,0 +1,183 @@
+// The assignment: every `dst = expr`, `dst += expr` and tx::assign goes through evaluate(), which
+// checks everything before any work (shapes, places, where it can run), prepares the expression
+// (materialises what cannot fuse), detects a destination that an operand reads through another
+// index mapping (going through a temporary then), and finally runs ONE pass over the destination.
+#pragma once
+
+#include <type_traits>
+
+#include "tensorx/array/array.h"
+#include "tensorx/engine/cpu_engine.h"
+#include "tensorx/engine/eval_context.h"
+#include "tensorx/engine/saver.h"
+#include "tensorx/engine/translation_unit.h"
+#include "tensorx/expr/array_leaf.h"
+#include "tensorx/expr/exp.h"
+#include "tensorx/place/device.h"
+
+#if defined(__CUDACC__)
+#include "tensorx/engine/cuda_engine.cuh"
+#endif
+
+namespace tensorx {
+
+/// How a result is written (MXNet's write requests).
+enum class OpReq {
+  kNullOp,        ///< write nothing
+  kWriteTo,       ///< overwrite the destination
+  kWriteInplace,  ///< overwrite a destination that is also an input (the same as kWriteTo here)
+  kAddTo          ///< add to the destination
+};
+
+namespace detail {
+
+/// Evaluating into GPU memory needs the calling translation unit to be compiled as CUDA.
+inline void check_can_run(HostTranslationUnit, const Place& place) {
+  if (is_gpu_place(place)) {
+    throw Error(message(
+        "cannot evaluate an expression into an array on ", place,
+        " from a translation unit compiled as plain C++: compile it as CUDA (a .cu file, or "
+        "nvcc -x cu); copies, BLAS and reductions of plain arrays work from any translation unit"));
+  }
+}
+inline void check_can_run(CudaTranslationUnit, const Place&) {}
+
+template <class Saver, class T, int N, class Plan>
+void run_gpu(HostTranslationUnit, const Array<T, N>& dst, const Plan&) {
+  check_can_run(HostTranslationUnit{}, dst.place());
+}
+
+/// The place of the first allocated array an expression reads, or the CPU.
+template <class E>
+Place operand_place(const E& e) {
+  Place place;
+  bool found = false;
+  for_each_array(e, [&](const auto& a) {
+    if (!found && a.allocated()) {
+      place = a.place();
+      found = true;
+    }
+  });
+  return place;
+}
+
+/// The lowest and highest element offsets a view touches inside its buffer.
+template <class T, int N>
+std::pair<index_t, index_t> footprint(const Array<T, N>& a) {
+  index_t low = a.offset(), high = a.offset();
+  if constexpr (N > 0) {
+    for (int i = 0; i < N; ++i) {
+      const index_t reach = a.strides().at(i) * (a.dims().at(i) - 1);
+      (reach < 0 ? low : high) += reach;
+    }
+  }
+  return {low, high};
+}
+
+/// True when `operand` reads memory that `dst` writes through another index mapping, so that
+/// writing dst in place could change operand values before they are read.
+template <class T, int N, class U, int M>
+bool reads_through_other_mapping(const Array<T, N>& dst, const Array<U, M>& operand) {
+  if (!operand.allocated() || operand.buffer() != dst.buffer() || operand.numel() == 0) return false;
+  const auto [dst_low, dst_high] = footprint(dst);
+  const auto [low, high] = footprint(operand);
+  if (high < dst_low || dst_high < low) return false;
+  if constexpr (!std::is_same_v<T, U>) {
+    return true;
+  } else {
+    if (operand.data() != dst.data()) return true;
+    if constexpr (N > 0) {
+      const Dim<N> strides = broadcast_strides<N>(operand.dims(), operand.strides());
+      for (int i = 0; i < N; ++i) {
+        if (dst.dims().at(i) != 1 && strides.at(i) != dst.strides().at(i)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+template <class Saver, class TU, class T, int N, class Plan>
+void run(const Array<T, N>& dst, const Plan& plan) {
+  if (is_gpu_place(dst.place())) {
+    run_gpu<Saver>(TU{}, dst, plan);
+  } else {
+    run_cpu<Saver>(dst, plan);
+  }
+}
+
+/// dst = Saver(dst, e) element-wise: the one implementation of every assignment.
+template <class Saver, class TU, class T, int N, class E>
+void evaluate(Array<T, N>& dst, const E& e) {
+  static_assert(is_expression_v<E>, "Only arrays and tensorx expressions can be assigned.");
+  static_assert(E::rank == N,
+                "The expression's rank differs from the destination's rank; broadcast it "
+                "explicitly with tx::broadcast_to or reshape the destination.");
+  static_assert(std::is_same_v<typename E::value_type, T>,
+                "The expression's element type differs from the destination's; convert it with "
+                "tx::cast<T>(...).");
+  const Dim<N> dims = e.dims();
+  if (!dst.allocated()) {
+    if constexpr (Saver::reads_destination) {
+      throw ShapeError(message("cannot accumulate an expression of shape ", dims,
+                               " into an unallocated array"));
+    } else {
+      const Place place = operand_place(e);
+      check_place(place);
+      check_can_run(TU{}, place);
+      dst = Array<T, N>(dims, place);
+    }
+  } else if (dst.dims() != dims) {
+    throw ShapeError(message("cannot assign an expression of shape ", dims,
+                             " to an array of shape ", dst.dims()));
+  }
+  const Place place = dst.place();
+  for_each_array(e, [&](const auto& a) {
+    if (a.allocated() && a.place() != place) {
+      throw PlaceError(message("an operand on ", a.place(),
+                               " cannot be assigned to an array on ", place,
+                               "; move it first with tx::to(array, place)"));
+    }
+  });
+  check_can_run(TU{}, place);
+  if (dst.numel() == 0) return;
+
+  const auto prepared = prepare(e, EvalContext<TU>{place});
+  bool through_temporary = false;
+  for_each_array(prepared, [&](const auto& a) {
+    through_temporary = through_temporary || reads_through_other_mapping(dst, a);
+  });
+  if (through_temporary) {
+    Array<T, N> temporary(dims, place);
+    run<saver::write, TU>(temporary, make_plan(prepared, dims));
+    run<Saver, TU>(dst, make_plan(temporary, dims));
+  } else {
+    run<Saver, TU>(dst, make_plan(prepared, dims));
+  }
+}
+
+}  // namespace detail
+
+/// Writes `e` to `dst` as `req` says: kNullOp writes nothing, kWriteTo and kWriteInplace
+/// overwrite, kAddTo adds. `dst` may be an Array (allocated by a write if it is not yet) or a
+/// view. Throws ShapeError, PlaceError or DeviceError before writing anything.
+template <class T, int N, class E, class TU = detail::ThisTranslationUnit>
+void assign(Array<T, N>& dst, const E& e, OpReq req) {
+  switch (req) {
+    case OpReq::kNullOp:
+      return;
+    case OpReq::kWriteTo:
+    case OpReq::kWriteInplace:
+      detail::evaluate<saver::write, TU>(dst, e);
+      return;
+    case OpReq::kAddTo:
+      detail::evaluate<saver::add, TU>(dst, e);
+      return;
+  }
+  throw Error(detail::message("unknown OpReq value ", static_cast<int>(req)));
+}
+template <class T, int N, class E, class TU = detail::ThisTranslationUnit>
+void assign(Array<T, N>&& dst, const E& e, OpReq req) {
+  assign<T, N, E, TU>(dst, e, req);
+}
+
+}  // namespace tensorx

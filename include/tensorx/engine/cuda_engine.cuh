@@ -1,0 +1,254 @@
+// The CUDA engine: ONE kernel launch per assignment, on the current stream of the destination's
+// device. When the destination and every array operand are dense in the iteration space, the dense
+// kernel evaluates V = 16 / sizeof(T) consecutive elements per thread-step with 16-byte loads and
+// stores (one element per step where some pointer is not 16-byte aligned). Anything else runs the
+// strided kernel: each element's multi-index is derived once from its flat index (32-bit
+// multiply-shift division below 2^31 elements, 64-bit division beyond) and the leaves multiply-add
+// their strides. Both are grid-stride loops over at most one full wave of blocks.
+//
+// Included by engine/assign.h in CUDA translation units only. Those that hand __host__ __device__
+// lambdas to tx::map need nvcc's --extended-lambda, which tensorx::tensorx adds to CUDA sources.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "tensorx/array/array.h"
+#include "tensorx/core/stats.h"
+#include "tensorx/engine/cpu_engine.h"
+#include "tensorx/engine/cuda_check.cuh"
+#include "tensorx/engine/translation_unit.h"
+#include "tensorx/expr/exp.h"
+#include "tensorx/expr/lanes.h"
+#include "tensorx/place/device.h"
+#include "tensorx/place/stream.h"
+
+namespace tensorx {
+namespace detail {
+
+/// Threads per block of the engine's kernels.
+constexpr int kCudaThreads = 256;
+/// Blocks per multiprocessor in a full wave: 2048 resident threads per multiprocessor (sm_70 on).
+constexpr int kCudaBlocksPerMultiprocessor = 2048 / kCudaThreads;
+
+/// Elements per thread-step of the dense kernel: one 16-byte access of the destination.
+template <class T>
+constexpr int kVectorWidth = 16 % sizeof(T) == 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+
+/// Divides unsigned numbers below 2^31 by a fixed divisor in [1, 2^31) with a multiply-high, an
+/// add and a shift (Granlund and Montgomery, "Division by invariant integers using
+/// multiplication", 1994): GPUs have no integer divide instruction, and a 32-bit division in
+/// software costs some twenty.
+struct FastDivider32 {
+  using index_type = std::uint32_t;
+
+  FastDivider32() = default;
+  explicit FastDivider32(index_t d) : divisor(static_cast<std::uint32_t>(d)) {
+    while ((std::uint64_t{1} << shift) < divisor) ++shift;
+    // 2^32 * (2^shift - d) / d + 1 is below 2^32 for every d in [1, 2^31).
+    multiplier = static_cast<std::uint32_t>(
+        (std::uint64_t{1} << 32) * ((std::uint64_t{1} << shift) - divisor) / divisor + 1);
+  }
+
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE std::uint32_t divide(std::uint32_t n) const {
+#if TENSORX_DEVICE_CODE
+    const std::uint32_t high = __umulhi(n, multiplier);
+#else
+    const auto high = static_cast<std::uint32_t>((std::uint64_t{n} * multiplier) >> 32);
+#endif
+    // high <= n < 2^31, so the sum cannot wrap.
+    return (high + n) >> shift;
+  }
+
+  std::uint32_t divisor = 1;
+  std::uint32_t multiplier = 1;
+  std::uint32_t shift = 0;
+};
+
+/// Plain 64-bit division, for iteration spaces of 2^31 elements or more.
+struct Divider64 {
+  using index_type = std::uint64_t;
+
+  Divider64() = default;
+  explicit Divider64(index_t d) : divisor(static_cast<std::uint64_t>(d)) {}
+
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE std::uint64_t divide(std::uint64_t n) const {
+    return n / divisor;
+  }
+
+  std::uint64_t divisor = 1;
+};
+
+/// A row-major iteration space that turns an element's flat index into its multi-index with
+/// N - 1 divisions by the inner extents, each through a precomputed Divider.
+template <int N, class Divider>
+struct IndexSpace {
+  using index_type = typename Divider::index_type;
+
+  IndexSpace() = default;
+  /// Every extent must be at least 1.
+  explicit IndexSpace(const Dim<N>& dims) {
+    if constexpr (N > 1) {
+      for (int d = 1; d < N; ++d) inner[d - 1] = Divider(dims.at(d));
+    }
+  }
+
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Dim<N> index_of(index_type flat) const {
+    Dim<N> index;
+    if constexpr (N > 0) {
+      TENSORX_UNROLL
+      for (int d = N - 1; d > 0; --d) {
+        const index_type outer = inner[d - 1].divide(flat);
+        index.at(d) = static_cast<index_t>(flat - outer * inner[d - 1].divisor);
+        flat = outer;
+      }
+      index.at(0) = static_cast<index_t>(flat);
+    }
+    return index;
+  }
+
+  Divider inner[N > 1 ? N - 1 : 1];  // inner[d - 1] divides by the extent of dimension d
+};
+
+/// Writes one computed value to its destination element through the saver.
+template <class Saver, class T, class C>
+__device__ TENSORX_FORCE_INLINE void save_element(T* target, C value) {
+  if constexpr (Saver::reads_destination) value = Saver::apply(static_cast<C>(*target), value);
+  *target = to_storage<T>(value);
+}
+
+/// Destination and leaves dense, every pointer aligned for LaneBlock<T, V>: elements i .. i + V - 1
+/// per thread-step, then the last count % V elements one per thread.
+template <class Saver, int V, class T, class Plan>
+__global__ void __launch_bounds__(kCudaThreads) dense_kernel(T* dst, Plan plan, index_t count) {
+  using C = compute_t<T>;
+  const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
+  const index_t vectors = count / V;
+  for (index_t v = first; v < vectors; v += step) {
+    const index_t i = v * V;
+    Lanes<C, V> lanes = plan.template load<V>(i);
+    if constexpr (Saver::reads_destination) {
+      const Lanes<C, V> current = load_lanes<C, V>(dst + i);
+      TENSORX_UNROLL
+      for (int k = 0; k < V; ++k) lanes[k] = Saver::apply(current[k], lanes[k]);
+    }
+    store_lanes(dst + i, lanes);
+  }
+  const index_t rest = vectors * V + first;
+  if (rest < count) save_element<Saver>(dst + rest, plan.flat(rest));
+}
+
+/// Any layout: the multi-index of each element once from its flat index, then one multiply-add
+/// per dimension for the destination and for each leaf.
+template <class Saver, class T, int N, class Plan, class Divider>
+__global__ void __launch_bounds__(kCudaThreads)
+    strided_kernel(T* dst, Dim<N> dst_strides, IndexSpace<N, Divider> space, Plan plan,
+                   typename Divider::index_type count) {
+  using Index = typename Divider::index_type;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step) {
+    const Dim<N> index = space.index_of(i);
+    save_element<Saver>(dst + linearize(index, dst_strides), plan.at(index));
+  }
+}
+
+/// The number of multiprocessors of `device`, asked once per process.
+inline int multiprocessor_count(int device) {
+  static const std::vector<int> counts = [] {
+    std::vector<int> result(static_cast<std::size_t>(cuda::device_count()));
+    for (std::size_t d = 0; d < result.size(); ++d) {
+      TENSORX_CUDA_CHECK(
+          cudaDeviceGetAttribute(&result[d], cudaDevAttrMultiProcessorCount, static_cast<int>(d)));
+    }
+    return result;
+  }();
+  return counts[static_cast<std::size_t>(device)];
+}
+
+/// Blocks for `steps` thread-steps on `device`: enough to cover them, at most one full wave (the
+/// grid-stride loops take the rest), at least one.
+inline unsigned grid_size(index_t steps, int device) {
+  const index_t wave = index_t{multiprocessor_count(device)} * kCudaBlocksPerMultiprocessor;
+  return static_cast<unsigned>(
+      std::max<index_t>(1, std::min((steps + kCudaThreads - 1) / kCudaThreads, wave)));
+}
+
+inline bool is_16_byte_aligned(const void* data) {
+  return reinterpret_cast<std::uintptr_t>(data) % 16 == 0;
+}
+
+/// Queues the dense kernel with V elements per thread-step on `stream` of dst's device, which
+/// must be current. Throws CudaError when the launch fails.
+template <class Saver, int V, class T, int N, class Plan>
+void launch_dense(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
+  const index_t count = dst.numel();
+  dense_kernel<Saver, V, T, Plan>
+      <<<grid_size(count / V, device_of(dst.place())), kCudaThreads, 0, stream>>>(dst.data(), plan,
+                                                                                  count);
+  TENSORX_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Queues the strided kernel with Divider's index arithmetic (FastDivider32 needs fewer than 2^31
+/// elements) on `stream` of dst's device, which must be current. Throws CudaError when the launch
+/// fails.
+template <class Saver, class Divider, class T, int N, class Plan>
+void launch_strided(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
+  const index_t count = dst.numel();
+  strided_kernel<Saver, T, N, Plan, Divider>
+      <<<grid_size(count, device_of(dst.place())), kCudaThreads, 0, stream>>>(
+          dst.data(), dst.strides(), IndexSpace<N, Divider>(dst.dims()), plan,
+          static_cast<typename Divider::index_type>(count));
+  TENSORX_CUDA_CHECK(cudaGetLastError());
+}
+
+/// The kernels an assignment can run as.
+enum class GpuKernel {
+  kDenseVector,  ///< dense, every pointer 16-byte aligned: V elements per thread-step
+  kDenseScalar,  ///< dense, some pointer not aligned: one element per thread-step
+  kStrided32,    ///< any layout, fewer than 2^31 elements: 32-bit index arithmetic
+  kStrided64     ///< any layout, 2^31 elements or more: 64-bit index arithmetic
+};
+
+/// The kernel that evaluates `plan` into `dst` (a host-side decision on pointers and strides).
+template <class T, int N, class Plan>
+GpuKernel choose_kernel(const Array<T, N>& dst, const Plan& plan) {
+  LayoutFacts<N> facts;
+  facts.add(dst.dims(), dst.strides());
+  bool aligned = is_16_byte_aligned(dst.data());
+  plan.visit_leaves([&](const void* data, const Dim<N>& strides, std::size_t) {
+    facts.add(dst.dims(), strides);
+    aligned = aligned && is_16_byte_aligned(data);
+  });
+  if (facts.dense) return aligned ? GpuKernel::kDenseVector : GpuKernel::kDenseScalar;
+  return dst.numel() <= std::numeric_limits<std::int32_t>::max() ? GpuKernel::kStrided32
+                                                                 : GpuKernel::kStrided64;
+}
+
+/// Runs one pass evaluating `plan` into the GPU array `dst` (not empty) with `Saver`: one kernel
+/// on the current stream of dst's device. Throws CudaError when the launch fails.
+template <class Saver, class T, int N, class Plan>
+void run_gpu(CudaTranslationUnit, const Array<T, N>& dst, const Plan& plan) {
+  const int device = device_of(dst.place());
+  cuda::DeviceGuard guard(device);
+  const StreamHandle stream = current_stream(device);
+  stats::record_pass();
+  switch (choose_kernel(dst, plan)) {
+    case GpuKernel::kDenseVector:
+      return launch_dense<Saver, kVectorWidth<T>>(dst, plan, stream);
+    case GpuKernel::kDenseScalar:
+      return launch_dense<Saver, 1>(dst, plan, stream);
+    case GpuKernel::kStrided32:
+      return launch_strided<Saver, FastDivider32>(dst, plan, stream);
+    case GpuKernel::kStrided64:
+      return launch_strided<Saver, Divider64>(dst, plan, stream);
+  }
+}
+
+}  // namespace detail
+}  // namespace tensorx

@@ -1,0 +1,64 @@
+// tx::broadcast_to: an expression stretched to a larger extent by NumPy's rules (right-aligned,
+// missing dimensions and dimensions of extent 1 stretch). No data moves: the stretched operands
+// are read with stride 0 along the new dimensions.
+#pragma once
+
+#include "tensorx/expr/array_leaf.h"
+#include "tensorx/expr/broadcast.h"
+#include "tensorx/expr/exp.h"
+#include "tensorx/expr/scalar_exp.h"
+
+namespace tensorx {
+
+template <class E, int N>
+class BroadcastExp : public Exp<BroadcastExp<E, N>> {
+ public:
+  using value_type = typename E::value_type;
+  static constexpr int rank = N;
+  static_assert(E::rank <= N, "tx::broadcast_to cannot lower the rank of an expression.");
+
+  BroadcastExp(E e, const Dim<N>& dims) : e_(std::move(e)), dims_(dims) {}
+
+  const E& operand() const { return e_; }
+  /// The target extent; throws ShapeError when the operand does not stretch to it.
+  Dim<N> dims() const {
+    if (!detail::stretches_to(e_.dims(), dims_)) {
+      throw ShapeError(detail::message("cannot broadcast shape ", e_.dims(), " to shape ", dims_));
+    }
+    return dims_;
+  }
+
+ private:
+  E e_;
+  Dim<N> dims_;
+};
+
+/// `e` stretched to `dims` (an array, an expression or a number).
+template <class E, int N>
+auto broadcast_to(const E& e, const Dim<N>& dims) {
+  if constexpr (is_expression_v<E>) {
+    return BroadcastExp<E, N>(e, dims);
+  } else {
+    return BroadcastExp<ScalarExp<E>, N>(ScalarExp<E>(e), dims);
+  }
+}
+
+template <class E, int N, class Context>
+auto prepare(const BroadcastExp<E, N>& b, const Context& context) {
+  using Prepared = std::decay_t<decltype(prepare(b.operand(), context))>;
+  return BroadcastExp<Prepared, N>(prepare(b.operand(), context), b.dims());
+}
+
+// Plans of operands are right-aligned to the iteration space with stride 0 for extents of 1, so
+// the stretched operand's own plan already reads the broadcast elements.
+template <int M, class E, int N>
+auto make_plan(const BroadcastExp<E, N>& b, const Dim<M>& out_dims) {
+  return make_plan(b.operand(), out_dims);
+}
+
+template <class E, int N, class F>
+void for_each_array(const BroadcastExp<E, N>& b, F&& f) {
+  for_each_array(b.operand(), f);
+}
+
+}  // namespace tensorx

@@ -1,0 +1,233 @@
+// MapExp: the one generic element-wise node. It applies a functor of any arity to its operands
+// element by element, broadcasting them to a common extent; every element-wise operation of
+// tensorx (arithmetic, comparisons, math, casts, user functors and lambdas) is a MapExp.
+#pragma once
+
+#include <algorithm>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "tensorx/expr/array_leaf.h"
+#include "tensorx/expr/broadcast.h"
+#include "tensorx/expr/exp.h"
+#include "tensorx/expr/lanes.h"
+#include "tensorx/expr/plan_pack.h"
+#include "tensorx/expr/scalar_exp.h"
+
+namespace tensorx {
+
+/// Opt a functor out of the SIMD CPU loop (when its body only compiles for scalars, e.g. it uses
+/// `if` on its arguments): specialise to true, or give the functor `using scalar_only = void;`.
+template <class F, class = void>
+struct scalar_only : std::false_type {};
+template <class F>
+struct scalar_only<F, std::void_t<typename F::scalar_only>> : std::true_type {};
+
+/// Applies F to its operands element-wise; the result has element type R.
+template <class R, class F, class... Args>
+class MapExp : public Exp<MapExp<R, F, Args...>> {
+ public:
+  using value_type = R;
+  static constexpr int rank = std::max({0, Args::rank...});
+
+  explicit MapExp(F functor, Args... args) : functor_(functor), args_(std::move(args)...) {}
+
+  const F& functor() const { return functor_; }
+  const std::tuple<Args...>& args() const { return args_; }
+
+  /// The broadcast extent of the operands; throws ShapeError when they do not broadcast.
+  Dim<rank> dims() const {
+    return std::apply([](const auto&... a) { return detail::broadcast_dims<rank>(a.dims()...); },
+                      args_);
+  }
+
+ private:
+  F functor_;
+  std::tuple<Args...> args_;
+};
+
+namespace detail {
+
+/// The plan of a MapExp: children are full plans (evaluated at an index) or row plans.
+template <class R, class F, class... Children>
+struct MapPlan {
+  F functor;
+  PlanPack<Children...> children;
+
+  using result_type = compute_t<R>;
+  using Indices = std::index_sequence_for<Children...>;
+
+  template <class B>
+  static constexpr bool vectorizable =
+      std::is_same_v<result_type, typename B::value_type> && !scalar_only<F>::value &&
+      (Children::template vectorizable<B> && ...) &&
+      std::is_invocable_r_v<B, const F&, decltype((void)sizeof(Children), std::declval<B>())...>;
+
+  template <int N>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type at(const Dim<N>& index) const {
+    return at_impl(index, Indices{});
+  }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type flat(index_t i) const {
+    return flat_impl(i, Indices{});
+  }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type get(index_t j) const {
+    return get_impl(j, Indices{});
+  }
+  template <class B>
+  TENSORX_FORCE_INLINE B batch(index_t j) const {
+    return batch_impl<B>(j, Indices{});
+  }
+  /// Elements i .. i + V - 1 of a plan whose leaves are all dense (the CUDA dense kernel).
+  template <int V>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load(index_t i) const {
+    return load_impl<V>(i, Indices{});
+  }
+  template <int N>
+  auto row(const Dim<N>& start) const {
+    return row_impl(start, Indices{});
+  }
+  auto flat_row() const { return flat_row_impl(Indices{}); }
+  template <class Visitor>
+  void visit_leaves(Visitor&& visitor) const {
+    visit_impl(visitor, Indices{});
+  }
+
+ private:
+  template <int N, std::size_t... I>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type at_impl(const Dim<N>& index,
+                                                               std::index_sequence<I...>) const {
+    return static_cast<result_type>(functor(pack_get<I>(children).at(index)...));
+  }
+  template <std::size_t... I>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type flat_impl(index_t i,
+                                                                 std::index_sequence<I...>) const {
+    return static_cast<result_type>(functor(pack_get<I>(children).flat(i)...));
+  }
+  template <std::size_t... I>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type get_impl(index_t j,
+                                                                std::index_sequence<I...>) const {
+    return static_cast<result_type>(functor(pack_get<I>(children).get(j)...));
+  }
+  template <class B, std::size_t... I>
+  TENSORX_FORCE_INLINE B batch_impl(index_t j, std::index_sequence<I...>) const {
+    return functor(pack_get<I>(children).template batch<B>(j)...);
+  }
+  template <int V, std::size_t... I>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load_impl(
+      index_t i, std::index_sequence<I...>) const {
+    // Every operand's loads are issued before the first lane is computed, so they are all in
+    // flight together.
+    const auto operands = make_plan_pack(pack_get<I>(children).template load<V>(i)...);
+    Lanes<result_type, V> lanes;
+    TENSORX_UNROLL
+    for (int k = 0; k < V; ++k) {
+      lanes[k] = static_cast<result_type>(functor(pack_get<I>(operands)[k]...));
+    }
+    return lanes;
+  }
+  template <int N, std::size_t... I>
+  auto row_impl(const Dim<N>& start, std::index_sequence<I...>) const {
+    return MapPlan<R, F, decltype(pack_get<I>(children).row(start))...>{
+        functor, make_plan_pack(pack_get<I>(children).row(start)...)};
+  }
+  template <std::size_t... I>
+  auto flat_row_impl(std::index_sequence<I...>) const {
+    return MapPlan<R, F, decltype(pack_get<I>(children).flat_row())...>{
+        functor, make_plan_pack(pack_get<I>(children).flat_row()...)};
+  }
+  template <class Visitor, std::size_t... I>
+  void visit_impl(Visitor& visitor, std::index_sequence<I...>) const {
+    (pack_get<I>(children).visit_leaves(visitor), ...);
+  }
+};
+
+}  // namespace detail
+
+template <class R, class F, class... Args, class Context>
+auto prepare(const MapExp<R, F, Args...>& e, const Context& context) {
+  return std::apply(
+      [&](const auto&... a) {
+        return MapExp<R, F, std::decay_t<decltype(prepare(a, context))>...>(
+            e.functor(), prepare(a, context)...);
+      },
+      e.args());
+}
+
+template <int N, class R, class F, class... Args>
+auto make_plan(const MapExp<R, F, Args...>& e, const Dim<N>& out_dims) {
+  return std::apply(
+      [&](const auto&... a) {
+        return detail::MapPlan<R, F, decltype(make_plan(a, out_dims))...>{
+            e.functor(), detail::make_plan_pack(make_plan(a, out_dims)...)};
+      },
+      e.args());
+}
+
+template <class R, class F, class... Args, class Visitor>
+void for_each_array(const MapExp<R, F, Args...>& e, Visitor&& visitor) {
+  std::apply([&](const auto&... a) { (for_each_array(a, visitor), ...); }, e.args());
+}
+
+namespace detail {
+
+/// What an operand of an element-wise function becomes inside a MapExp: arrays and nodes stay
+/// as they are, a scalar becomes a ScalarExp of the expression's element type T.
+template <class T, class A>
+auto as_operand(const A& a) {
+  if constexpr (is_expression_v<A>) {
+    return a;
+  } else {
+    static_assert(std::is_arithmetic_v<A> || std::is_same_v<A, float16>,
+                  "An operand of a tensorx expression must be an array, an expression or a number.");
+    return ScalarExp<T>(static_cast<T>(a));
+  }
+}
+
+template <class A, class = void>
+struct operand_value {
+  using type = void;
+};
+template <class A>
+struct operand_value<A, std::enable_if_t<is_expression_v<A>>> {
+  using type = typename A::value_type;
+};
+
+/// The element type shared by the expression operands among As (scalars adopt it).
+template <class... As>
+struct common_value;
+template <>
+struct common_value<> {
+  using type = void;
+};
+template <class A, class... Rest>
+struct common_value<A, Rest...> {
+  using first = typename operand_value<A>::type;
+  using rest = typename common_value<Rest...>::type;
+  static_assert(std::is_void_v<first> || std::is_void_v<rest> || std::is_same_v<first, rest>,
+                "Arrays of different element types cannot be mixed in one expression: convert "
+                "one of them with tx::cast<T>(...).");
+  using type = std::conditional_t<std::is_void_v<first>, rest, first>;
+};
+
+}  // namespace detail
+
+/// The element-wise node applying `functor` to `operands` (arrays, expressions or scalars; at
+/// least one must be an array or expression); scalars take the operands' element type.
+template <class F, class... Operands>
+auto make_map(F functor, const Operands&... operands) {
+  using T = typename detail::common_value<Operands...>::type;
+  static_assert(!std::is_void_v<T>,
+                "An element-wise function needs at least one array or expression operand.");
+  return MapExp<T, F, decltype(detail::as_operand<T>(operands))...>(
+      functor, detail::as_operand<T>(operands)...);
+}
+
+/// The element-wise node of a functor whose result has element type R (casts).
+template <class R, class F, class E>
+auto make_map_to(F functor, const E& operand) {
+  static_assert(is_expression_v<E>, "make_map_to takes an array or expression operand.");
+  return MapExp<R, F, E>(functor, operand);
+}
+
+}  // namespace tensorx

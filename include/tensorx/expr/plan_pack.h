@@ -1,0 +1,41 @@
+// PlanPack: the children of a plan, as a tuple that copies into CUDA kernels by value (std::tuple
+// is not usable in device code).
+#pragma once
+
+#include <cstddef>
+
+#include "tensorx/core/config.h"
+
+namespace tensorx {
+namespace detail {
+
+template <class... Plans>
+struct PlanPack;
+
+template <>
+struct PlanPack<> {};
+
+template <class Head, class... Rest>
+struct PlanPack<Head, Rest...> {
+  Head head;
+  PlanPack<Rest...> tail;
+};
+
+template <std::size_t I, class Head, class... Rest>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE const auto& pack_get(const PlanPack<Head, Rest...>& pack) {
+  if constexpr (I == 0) {
+    return pack.head;
+  } else {
+    return pack_get<I - 1>(pack.tail);
+  }
+}
+
+TENSORX_HOST_DEVICE inline PlanPack<> make_plan_pack() { return {}; }
+
+template <class Head, class... Rest>
+TENSORX_HOST_DEVICE PlanPack<Head, Rest...> make_plan_pack(const Head& head, const Rest&... rest) {
+  return PlanPack<Head, Rest...>{head, make_plan_pack(rest...)};
+}
+
+}  // namespace detail
+}  // namespace tensorx

@@ -1,0 +1,94 @@
+// The GPU backend of gemm: cublasGemmEx, or cublasGemmStridedBatchedEx for batches, on the
+// current stream of the operands' device. One table-driven path serves every element type:
+// float and double compute in their own precision, float16 on tensor cores with float
+// accumulation. The 64-bit entry points take any extent the GPU's memory can hold.
+#include <library_types.h>
+
+#include "blas/cublas_handles.h"
+#include "blas/gemm_call.h"
+#include "tensorx/core/error.h"
+#include "tensorx/place/device.h"
+#include "tensorx/place/stream.h"
+
+namespace tensorx {
+namespace detail {
+namespace {
+
+struct CublasTypes {
+  cudaDataType_t data;
+  cublasComputeType_t compute;
+};
+
+CublasTypes cublas_types(DataType type) {
+  switch (type) {
+    case DataType::kFloat32:
+      return {CUDA_R_32F, CUBLAS_COMPUTE_32F};
+    case DataType::kFloat64:
+      return {CUDA_R_64F, CUBLAS_COMPUTE_64F};
+    case DataType::kFloat16:
+      return {CUDA_R_16F, CUBLAS_COMPUTE_32F};
+    default:
+      throw TypeError(message("cuBLAS gemm multiplies float32, float64 or float16, not ", type));
+  }
+}
+
+cublasOperation_t cublas_operation(bool transpose) {
+  return transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
+}
+
+// alpha and beta as cuBLAS reads them: host values of the compute type.
+struct Scalars {
+  explicit Scalars(const GemmCall& call, cublasComputeType_t compute)
+      : alpha64(call.alpha),
+        beta64(call.beta),
+        alpha32(static_cast<float>(call.alpha)),
+        beta32(static_cast<float>(call.beta)),
+        wide(compute == CUBLAS_COMPUTE_64F) {}
+  const void* alpha() const { return wide ? static_cast<const void*>(&alpha64) : &alpha32; }
+  const void* beta() const { return wide ? static_cast<const void*>(&beta64) : &beta32; }
+
+  double alpha64;
+  double beta64;
+  float alpha32;
+  float beta32;
+  bool wide;
+};
+
+}  // namespace
+
+void gpu_gemm(const GemmCall& call) {
+  const int device = device_of(call.place);
+  const cuda::DeviceGuard guard(device);
+  const cublasHandle_t handle = cublas_handle(device, current_stream(device));
+  const CublasTypes types = cublas_types(call.type);
+  const Scalars scalars(call, types.compute);
+  const cublasOperation_t op_a = cublas_operation(call.transpose_a);
+  const cublasOperation_t op_b = cublas_operation(call.transpose_b);
+  if (call.batch == 1) {
+    cublas_check(cublasGemmEx_64(handle, op_a, op_b, call.m, call.n, call.k, scalars.alpha(),
+                                 call.a.data, types.data, call.a.ld, call.b.data, types.data,
+                                 call.b.ld, scalars.beta(), call.c.data, types.data, call.c.ld,
+                                 types.compute, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmEx");
+    return;
+  }
+  cublas_check(cublasGemmStridedBatchedEx_64(
+                   handle, op_a, op_b, call.m, call.n, call.k, scalars.alpha(), call.a.data,
+                   types.data, call.a.ld, call.a.stride, call.b.data, types.data, call.b.ld,
+                   call.b.stride, scalars.beta(), call.c.data, types.data, call.c.ld,
+                   call.c.stride, call.batch, types.compute, CUBLAS_GEMM_DEFAULT),
+               "cublasGemmStridedBatchedEx");
+}
+
+std::string gpu_blas_name() {
+  int major = 0;
+  int minor = 0;
+  int patch = 0;
+  cublas_check(cublasGetProperty(MAJOR_VERSION, &major), "cublasGetProperty");
+  cublas_check(cublasGetProperty(MINOR_VERSION, &minor), "cublasGetProperty");
+  cublas_check(cublasGetProperty(PATCH_LEVEL, &patch), "cublasGetProperty");
+  return message("cuBLAS ", major, ".", minor, ".", patch);
+}
+
+}  // namespace detail
+}  // namespace tensorx

@@ -1,0 +1,47 @@
+// Allocation: 64-byte aligned host memory, or stream-ordered device memory from the GPU backend.
+#include "tensorx/memory/allocation.h"
+
+#include <cstdlib>
+#include <limits>
+#include <new>
+
+#include "memory/gpu_memory.h"
+#include "tensorx/place/device.h"
+
+namespace tensorx {
+namespace {
+
+void* allocate_on_host(std::size_t bytes) {
+  // std::aligned_alloc wants a multiple of the alignment; rounding up must not wrap around.
+  if (bytes > std::numeric_limits<std::size_t>::max() - (kCpuAlignment - 1)) {
+    throw std::bad_alloc();
+  }
+  const std::size_t rounded = (bytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
+  void* data = std::aligned_alloc(kCpuAlignment, rounded);
+  if (data == nullptr) throw std::bad_alloc();
+  return data;
+}
+
+}  // namespace
+
+Allocation::Allocation(std::size_t bytes, const Place& place) : size_(bytes), place_(place) {
+  // The device is checked even for 0 bytes: an empty array on an unusable GPU is still an error.
+  check_place(place);
+  if (bytes == 0) return;
+  if (is_cpu_place(place)) {
+    data_ = allocate_on_host(bytes);
+  } else {
+    data_ = detail::gpu_allocate(bytes, device_of(place), &stream_);
+  }
+}
+
+Allocation::~Allocation() {
+  if (data_ == nullptr) return;
+  if (is_cpu_place(place_)) {
+    std::free(data_);
+  } else {
+    detail::gpu_free(data_, boost::get<CudaPlace>(place_).device, stream_);
+  }
+}
+
+}  // namespace tensorx

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs a tensorx build into a scratch prefix, then configures, builds and runs the outside
+# project in this folder against that prefix only (no source tree, no package registry).
+#   test/install/run.sh BUILD_DIR [extra cmake arguments for the outside project]
+set -euo pipefail
+build=$(cd "${1:?usage: test/install/run.sh BUILD_DIR [cmake arguments]}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+cmake --install "$build" --prefix "$scratch/prefix"
+
+# The installed package says whether tensorx was built with CUDA (normalised to ON or OFF).
+config=$(find "$scratch/prefix" -name tensorxConfig.cmake)
+with_cuda=$(sed -n 's/^set(TENSORX_WITH_CUDA \(ON\|OFF\))$/\1/p' "$config")
+
+# Build with the compilers tensorx was built with, so that both sides share one C++ ABI.
+cached() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+compilers=(-DCMAKE_CXX_COMPILER="$(cached CMAKE_CXX_COMPILER)")
+if [ "$with_cuda" = ON ]; then
+  compilers+=(-DCMAKE_CUDA_COMPILER="$(cached CMAKE_CUDA_COMPILER)")
+fi
+
+cmake -S "$here" -B "$scratch/build" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
+  "${compilers[@]}" "${@:2}"
+cmake --build "$scratch/build" -j"$(nproc)"
+
+"$scratch/build/install_test"
+if [ "$with_cuda" = ON ]; then
+  "$scratch/build/install_test_cuda"
+fi
