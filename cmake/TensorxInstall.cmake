@@ -17,7 +17,7 @@ function(tensorx_package_dependencies out)
     # PRIVATE links of a static library reach its consumers as $<LINK_ONLY:...>.
     string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" link "${link}")
     if(link MATCHES "^::@")
-      continue()  # CMake's marker around links added from another directory (src/blas/)
+      continue()  # CMake's marker around links added from another directory, e.g. src/blas/
     elseif(link MATCHES "^Boost::")
       list(APPEND packages Boost)
     elseif(link MATCHES "^CUDA::")

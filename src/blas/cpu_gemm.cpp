@@ -121,8 +121,8 @@ void cpu_gemm(const GemmCall& call) {
     case DataType::kFloat16:
       return run_float16(call);
     default:
-      throw TypeError(message("the CPU BLAS multiplies float32, float64 or float16, not ",
-                              call.type));
+      throw TypeError(
+          message("the CPU BLAS multiplies float32, float64 or float16, not ", call.type));
   }
 }
 

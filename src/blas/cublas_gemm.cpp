@@ -36,24 +36,6 @@ cublasOperation_t cublas_operation(bool transpose) {
   return transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
 }
 
-// alpha and beta as cuBLAS reads them: host values of the compute type.
-struct Scalars {
-  explicit Scalars(const GemmCall& call, cublasComputeType_t compute)
-      : alpha64(call.alpha),
-        beta64(call.beta),
-        alpha32(static_cast<float>(call.alpha)),
-        beta32(static_cast<float>(call.beta)),
-        wide(compute == CUBLAS_COMPUTE_64F) {}
-  const void* alpha() const { return wide ? static_cast<const void*>(&alpha64) : &alpha32; }
-  const void* beta() const { return wide ? static_cast<const void*>(&beta64) : &beta32; }
-
-  double alpha64;
-  double beta64;
-  float alpha32;
-  float beta32;
-  bool wide;
-};
-
 }  // namespace
 
 void gpu_gemm(const GemmCall& call) {
@@ -61,23 +43,28 @@ void gpu_gemm(const GemmCall& call) {
   const cuda::DeviceGuard guard(device);
   const cublasHandle_t handle = cublas_handle(device, current_stream(device));
   const CublasTypes types = cublas_types(call.type);
-  const Scalars scalars(call, types.compute);
+  // alpha and beta as cuBLAS reads them: host values of the compute type.
+  const bool wide = types.compute == CUBLAS_COMPUTE_64F;
+  const float alpha32 = static_cast<float>(call.alpha);
+  const float beta32 = static_cast<float>(call.beta);
+  const void* alpha = wide ? static_cast<const void*>(&call.alpha) : &alpha32;
+  const void* beta = wide ? static_cast<const void*>(&call.beta) : &beta32;
   const cublasOperation_t op_a = cublas_operation(call.transpose_a);
   const cublasOperation_t op_b = cublas_operation(call.transpose_b);
   if (call.batch == 1) {
-    cublas_check(cublasGemmEx_64(handle, op_a, op_b, call.m, call.n, call.k, scalars.alpha(),
-                                 call.a.data, types.data, call.a.ld, call.b.data, types.data,
-                                 call.b.ld, scalars.beta(), call.c.data, types.data, call.c.ld,
-                                 types.compute, CUBLAS_GEMM_DEFAULT),
-                 "cublasGemmEx");
+    cublas_check(
+        cublasGemmEx_64(handle, op_a, op_b, call.m, call.n, call.k, alpha, call.a.data, types.data,
+                        call.a.ld, call.b.data, types.data, call.b.ld, beta, call.c.data,
+                        types.data, call.c.ld, types.compute, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
     return;
   }
-  cublas_check(cublasGemmStridedBatchedEx_64(
-                   handle, op_a, op_b, call.m, call.n, call.k, scalars.alpha(), call.a.data,
-                   types.data, call.a.ld, call.a.stride, call.b.data, types.data, call.b.ld,
-                   call.b.stride, scalars.beta(), call.c.data, types.data, call.c.ld,
-                   call.c.stride, call.batch, types.compute, CUBLAS_GEMM_DEFAULT),
-               "cublasGemmStridedBatchedEx");
+  cublas_check(
+      cublasGemmStridedBatchedEx_64(
+          handle, op_a, op_b, call.m, call.n, call.k, alpha, call.a.data, types.data, call.a.ld,
+          call.a.stride, call.b.data, types.data, call.b.ld, call.b.stride, beta, call.c.data,
+          types.data, call.c.ld, call.c.stride, call.batch, types.compute, CUBLAS_GEMM_DEFAULT),
+      "cublasGemmStridedBatchedEx");
 }
 
 std::string gpu_blas_name() {

@@ -50,8 +50,8 @@ void check_types(const GemmRequest& request) {
                             a, ", B is ", b, " and C is ", c));
   }
   if (!is_blas_type(a)) {
-    throw TypeError(message(operation(request),
-                            " multiplies float32, float64 or float16 matrices, not ", a));
+    throw TypeError(
+        message(operation(request), " multiplies float32, float64 or float16 matrices, not ", a));
   }
 }
 
@@ -82,11 +82,10 @@ void check_shapes(const GemmRequest& request) {
     throw ShapeError(message(shape_context(request), ": extents must not be negative"));
   }
   if (op_cols(a, request.trans_a) != op_rows(b, request.trans_b)) {
-    throw ShapeError(message(shape_context(request), ": ",
-                             operand_name(request, 'A', request.trans_a), " has ",
-                             op_cols(a, request.trans_a), " columns but ",
-                             operand_name(request, 'B', request.trans_b), " has ",
-                             op_rows(b, request.trans_b), " rows"));
+    throw ShapeError(message(
+        shape_context(request), ": ", operand_name(request, 'A', request.trans_a), " has ",
+        op_cols(a, request.trans_a), " columns but ", operand_name(request, 'B', request.trans_b),
+        " has ", op_rows(b, request.trans_b), " rows"));
   }
   const index_t m = op_rows(a, request.trans_a);
   const index_t n = op_cols(b, request.trans_b);

@@ -1,4 +1,5 @@
-// Strided copies and fills of host memory: the CPU backend of copy_strided and fill_strided.
+// Strided copies and fills of host memory: the CPU backend of copy_strided and fill_strided, which
+// have already checked the element size (1, 2, 4 or 8) and handled empty and overlapping arrays.
 // Private to src/.
 #pragma once
 

@@ -1,6 +1,7 @@
 // What the memory layer needs from a GPU backend: stream-ordered allocation, dense transfers
 // between places, and strided copies and fills inside one device. Implemented by src/cuda/ and, in
-// a build without CUDA, by src/no_cuda/, where each throws DeviceError. Private to src/.
+// a build without CUDA, by src/no_cuda/, where each throws DeviceError. Callers have checked the
+// places, the element size (1, 2, 4 or 8) and that arrays are non-empty. Private to src/.
 #pragma once
 
 #include <cstddef>

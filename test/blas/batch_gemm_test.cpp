@@ -9,9 +9,9 @@
 #include "tensorx/blas/gemm.h"
 
 namespace tx = tensorx;
-using tx::testing::Layout;
 using tx::Trans;
 using tx::testing::BatchLayout;
+using tx::testing::Layout;
 
 BOOST_AUTO_TEST_SUITE(batch_gemm)
 

@@ -44,7 +44,7 @@ enum class Layout {
 };
 
 inline std::ostream& operator<<(std::ostream& out, Layout layout) {
-  const char* names[] = {"dense",         "submatrix",     "transposed view",
+  const char* names[] = {"dense",          "submatrix",     "transposed view",
                          "strided (2, 2)", "reversed rows", "repeated row"};
   return out << names[static_cast<int>(layout)];
 }
@@ -53,9 +53,9 @@ inline std::ostream& operator<<(std::ostream& out, Layout layout) {
 inline const std::vector<Layout> kOutputLayouts = {Layout::kDense, Layout::kSubmatrix,
                                                    Layout::kTransposedView, Layout::kStrided,
                                                    Layout::kReversedRows};
-inline const std::vector<Layout> kInputLayouts = {
-    Layout::kDense,   Layout::kSubmatrix,    Layout::kTransposedView,
-    Layout::kStrided, Layout::kReversedRows, Layout::kRepeatedRow};
+inline const std::vector<Layout> kInputLayouts = {Layout::kDense,          Layout::kSubmatrix,
+                                                  Layout::kTransposedView, Layout::kStrided,
+                                                  Layout::kReversedRows,   Layout::kRepeatedRow};
 
 /// How the matrices of a batch lie in their array.
 enum class BatchLayout {
@@ -69,8 +69,8 @@ inline std::ostream& operator<<(std::ostream& out, BatchLayout layout) {
   return out << names[static_cast<int>(layout)];
 }
 
-inline const std::vector<BatchLayout> kBatchLayouts = {BatchLayout::kDense, BatchLayout::kEveryOther,
-                                                       BatchLayout::kReversed};
+inline const std::vector<BatchLayout> kBatchLayouts = {
+    BatchLayout::kDense, BatchLayout::kEveryOther, BatchLayout::kReversed};
 
 /// Where a view lies in its dense parent array.
 template <int N>
@@ -109,8 +109,8 @@ inline ViewSpec<3> batch_spec(index_t count, index_t rows, index_t cols, BatchLa
   const index_t size = product(matrix.parent);
   const index_t last = std::max<index_t>(count - 1, 0);
   ViewSpec<3> spec;
-  spec.parent = make_dim(batch == BatchLayout::kEveryOther ? 2 * count : count,
-                         matrix.parent.at(0), matrix.parent.at(1));
+  spec.parent = make_dim(batch == BatchLayout::kEveryOther ? 2 * count : count, matrix.parent.at(0),
+                         matrix.parent.at(1));
   spec.dims = make_dim(count, rows, cols);
   const index_t stride = batch == BatchLayout::kEveryOther ? 2 * size
                          : batch == BatchLayout::kReversed ? -size
@@ -221,8 +221,7 @@ Array<T, 3> as_batch(const Array<T, 2>& m) {
 template <class T>
 Expected reference_gemm(Trans trans_a, Trans trans_b, double alpha, const Array<T, 2>& a,
                         const Array<T, 2>& b, double beta, const Array<T, 2>& c) {
-  return reference_batch_gemm(trans_a, trans_b, alpha, as_batch(a), as_batch(b), beta,
-                              as_batch(c));
+  return reference_batch_gemm(trans_a, trans_b, alpha, as_batch(a), as_batch(b), beta, as_batch(c));
 }
 
 /// How far a result may be from the reference, relative to the magnitude of its terms: a few
@@ -232,8 +231,7 @@ double allowed_error(double magnitude, double value, index_t inner) {
   using Accumulator = std::conditional_t<std::is_same_v<T, double>, double, float>;
   const double accumulation = static_cast<double>(std::numeric_limits<Accumulator>::epsilon()) *
                               static_cast<double>(inner + 4) * magnitude;
-  const double rounding =
-      std::is_same_v<T, float16> ? std::ldexp(std::abs(value), -10) : 0.0;
+  const double rounding = std::is_same_v<T, float16> ? std::ldexp(std::abs(value), -10) : 0.0;
   return accumulation + rounding + 1e-300;
 }
 
@@ -269,8 +267,8 @@ void check_result(const Operand<T, N>& c, const Expected& expected) {
   }
   BOOST_TEST(wrong == 0, wrong << " elements of C are wrong, the first: " << first.str() << " ("
                                << c.describe() << ")");
-  BOOST_TEST(touched == 0, touched << " elements around the view of C changed (" << c.describe()
-                                   << ")");
+  BOOST_TEST(touched == 0,
+             touched << " elements around the view of C changed (" << c.describe() << ")");
 }
 
 /// One product to check: C (m x n) = alpha * op(A) * op(B) + beta * C with op(A) m x k, each
@@ -312,7 +310,9 @@ void check_gemm(const GemmCase& x, std::mt19937_64& rng) {
                                            b.host_view(), x.beta, c.host_view());
   gemm(x.trans_a, x.trans_b, static_cast<gemm_scalar_t<T>>(x.alpha), a.view(), b.view(),
        static_cast<gemm_scalar_t<T>>(x.beta), c.view());
-  BOOST_TEST_CONTEXT(x) { check_result(c, expected); }
+  BOOST_TEST_CONTEXT(x) {
+    check_result(c, expected);
+  }
 }
 
 /// One batched product: C has `count` matrices; A and B have `count_a` and `count_b` (each 1 or
@@ -343,7 +343,9 @@ void check_batch_gemm(const BatchCase& x, std::mt19937_64& rng) {
                                                  b.host_view(), g.beta, c.host_view());
   batch_gemm(g.trans_a, g.trans_b, static_cast<gemm_scalar_t<T>>(g.alpha), a.view(), b.view(),
              static_cast<gemm_scalar_t<T>>(g.beta), c.view());
-  BOOST_TEST_CONTEXT(x) { check_result(c, expected); }
+  BOOST_TEST_CONTEXT(x) {
+    check_result(c, expected);
+  }
 }
 
 }  // namespace testing

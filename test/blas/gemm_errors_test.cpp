@@ -96,8 +96,7 @@ BOOST_AUTO_TEST_CASE(batched_matrix_shapes_are_checked_like_single_ones) {
   const auto a = tx::ones<float>(tx::make_dim(2, 2, 3));
   const auto b = tx::ones<float>(tx::make_dim(2, 4, 4));
   const auto c = sentinel<float>(tx::make_dim(2, 2, 4));
-  BOOST_CHECK_EXCEPTION(tx::batch_gemm(Trans::kNo, Trans::kNo, 1.0f, a, b, 0.0f, c),
-                        tx::ShapeError,
+  BOOST_CHECK_EXCEPTION(tx::batch_gemm(Trans::kNo, Trans::kNo, 1.0f, a, b, 0.0f, c), tx::ShapeError,
                         message_has({"A[i] has 3 columns but B[i] has 4 rows",
                                      "A of shape (2, 2, 3)", "B of shape (2, 4, 4)"}));
   BOOST_TEST(untouched(c));
@@ -148,9 +147,9 @@ BOOST_AUTO_TEST_CASE(darrays_of_the_wrong_rank_throw_type_error) {
   BOOST_CHECK_EXCEPTION(tx::gemm(Trans::kNo, Trans::kNo, 1, matrix, batch, 0, matrix),
                         tx::TypeError,
                         message_has({"gemm needs rank-2 arrays", "B is an Array<float32, 3>"}));
-  BOOST_CHECK_EXCEPTION(tx::batch_gemm(Trans::kNo, Trans::kNo, 1, batch, batch, 0, matrix),
-                        tx::TypeError,
-                        message_has({"batch_gemm needs rank-3 arrays", "C is an Array<float32, 2>"}));
+  BOOST_CHECK_EXCEPTION(
+      tx::batch_gemm(Trans::kNo, Trans::kNo, 1, batch, batch, 0, matrix), tx::TypeError,
+      message_has({"batch_gemm needs rank-3 arrays", "C is an Array<float32, 2>"}));
 }
 
 BOOST_AUTO_TEST_CASE(negative_extents_throw_shape_error) {

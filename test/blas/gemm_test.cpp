@@ -11,8 +11,8 @@
 #include "tensorx/blas/gemm.h"
 
 namespace tx = tensorx;
-using tx::testing::Layout;
 using tx::Trans;
+using tx::testing::Layout;
 
 BOOST_AUTO_TEST_SUITE(gemm)
 
@@ -66,9 +66,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(beta_zero_ignores_nan_in_c, T, tx::testing::GemmTy
   auto rng = tx::testing::make_rng();
   for (tx::index_t k : {0, 4}) {
     for (Layout c : tx::testing::kOutputLayouts) {
-      tx::testing::check_gemm<T>({Trans::kNo, Trans::kNo, 1.0, 0.0, 3, 5, k, Layout::kDense,
-                                  Layout::kDense, c},
-                                 rng);
+      tx::testing::check_gemm<T>(
+          {Trans::kNo, Trans::kNo, 1.0, 0.0, 3, 5, k, Layout::kDense, Layout::kDense, c}, rng);
     }
   }
 }
@@ -119,8 +118,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(an_output_that_is_also_an_input_reads_the_old_valu
       const auto host_b = tx::testing::on_host(b);
       const Trans trans_b = c_is_a ? Trans::kNo : Trans::kYes;
       const auto c = c_is_a ? a : tx::Array<T, 2>(b.buffer(), b.dims(), tx::make_dim(1, 6), 0);
-      const auto host_c = c_is_a ? host_a : tx::Array<T, 2>(host_b.buffer(), b.dims(),
-                                                            tx::make_dim(1, 6), 0);
+      const auto host_c =
+          c_is_a ? host_a : tx::Array<T, 2>(host_b.buffer(), b.dims(), tx::make_dim(1, 6), 0);
       const auto expected = tx::testing::reference_gemm(Trans::kNo, trans_b, 1.0, host_a, host_b,
                                                         beta, tx::to(host_c, tx::CpuPlace()));
       tx::gemm(Trans::kNo, trans_b, 1, a, b, static_cast<tx::gemm_scalar_t<T>>(beta), c);

@@ -27,6 +27,8 @@ struct Facts {
   std::size_t place_alignment;
   std::size_t ddim_size;
   std::size_t ddim_alignment;
+  std::size_t darray_size;
+  std::size_t float16_size;
   bool variadic_variant;  // Boost.Variant's variadic-template implementation is in use
 };
 
@@ -69,7 +71,8 @@ Facts Half<Compiler>::facts() {
 #else
   constexpr bool variadic = true;
 #endif
-  return {sizeof(Place), alignof(Place), sizeof(DDim), alignof(DDim), variadic};
+  return {sizeof(Place),  alignof(Place),  sizeof(DDim), alignof(DDim),
+          sizeof(DArray), sizeof(float16), variadic};
 }
 
 template <class Compiler>
@@ -159,6 +162,8 @@ void check_facts() {
   BOOST_TEST(there.place_alignment == here.place_alignment);
   BOOST_TEST(there.ddim_size == here.ddim_size);
   BOOST_TEST(there.ddim_alignment == here.ddim_alignment);
+  BOOST_TEST(there.darray_size == here.darray_size);
+  BOOST_TEST(there.float16_size == here.float16_size);
   BOOST_TEST(there.variadic_variant == here.variadic_variant);
 }
 

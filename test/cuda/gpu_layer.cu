@@ -16,6 +16,7 @@ namespace ut = boost::unit_test;
 
 class MarkNeedsCuda : public ut::test_tree_visitor {
  public:
+  using ut::test_tree_visitor::visit;
   void visit(const ut::test_case& test) override { mark(test.p_id); }
   bool test_suite_start(const ut::test_suite& suite) override {
     if (suite.p_id == ut::framework::master_test_suite().p_id) return true;

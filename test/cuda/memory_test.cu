@@ -274,6 +274,7 @@ BOOST_AUTO_TEST_CASE(copies_are_ordered_after_earlier_work_on_the_current_stream
 BOOST_AUTO_TEST_CASE(synchronize_waits_for_every_stream) {
   constexpr int count = 256;
   tx::Stream stream(tx::CudaPlace(0));
+  tx::StreamGuard guard(stream);
   tx::Allocation device(count * sizeof(std::int32_t), tx::CudaPlace(0));
   auto* data = static_cast<std::int32_t*>(device.data());
   std::vector<std::int32_t> host(count, 0);

@@ -159,7 +159,10 @@ BOOST_AUTO_TEST_CASE(an_expression_kept_past_its_statement_still_owns_its_operan
     auto temporary = random_array<float>(dims, rng);
     return std::make_pair(temporary + 2.0f, tx::testing::on_host(temporary));
   };
-  auto [expression, host_copy] = make();
+  // Not a structured binding: lambdas capturing one need C++20, and nvcc rejects them in C++17.
+  const auto made = make();
+  const auto& expression = made.first;
+  const auto& host_copy = made.second;
   tx::Array<float, 1> out = expression;
   check_close(out, reference(dims, [&](const auto& i) { return host_copy[i] + 2.0; }));
 }

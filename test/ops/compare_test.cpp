@@ -29,8 +29,8 @@ Values<T> levels() {
 
 // The operator on expressions, and its functor on numbers and batches.
 template <class T, class Operator, class Functor, class Reference>
-void check_comparison(const std::string& name, Operator apply, Functor functor,
-                      Reference reference, std::mt19937_64& rng) {
+void check_comparison(const std::string& name, Operator apply, Functor functor, Reference reference,
+                      std::mt19937_64& rng) {
   check_binary(name, apply, reference, levels<T>(), levels<T>(), rng);
   check_numbers(name, functor, reference, rng, levels<T>(), levels<T>());
 }
@@ -100,8 +100,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(where_picks_by_nonzero_condition, T, ElementTypes)
   // Conditions from -1.5 to 1.5 in steps of 0.5 (integers -3 to 3): zero about one time in six.
   const auto where = [](const auto& c, const auto& a, const auto& b) { return tx::where(c, a, b); };
   const auto reference = [](double c, double a, double b) { return c != 0 ? a : b; };
-  check_ternary("where", where, reference, levels<T>(), Values<T>(-9.0, 9.0),
-                Values<T>(-9.0, 9.0), rng);
+  check_ternary("where", where, reference, levels<T>(), Values<T>(-9.0, 9.0), Values<T>(-9.0, 9.0),
+                rng);
   check_numbers("where", where, reference, rng, levels<T>(), Values<T>(-9.0, 9.0),
                 Values<T>(-9.0, 9.0));
 }
@@ -114,8 +114,8 @@ BOOST_AUTO_TEST_CASE(where_takes_a_comparison_as_in_the_design) {
     c = tx::where(a > 0.0f, a, 0.1f * a);
     tx::testing::check_close(
         "leaky relu through where", c,
-        tx::testing::reference_values(dims, [](double v) { return v > 0 ? v : 0.1 * v; },
-                                      tx::testing::on_host(a)));
+        tx::testing::reference_values(
+            dims, [](double v) { return v > 0 ? v : 0.1 * v; }, tx::testing::on_host(a)));
   }
   // NaN is nonzero: it selects the first branch, on numbers and in expressions alike.
   const float nan = std::numeric_limits<float>::quiet_NaN();

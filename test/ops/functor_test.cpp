@@ -49,11 +49,12 @@ struct logistic {
   }
 };
 
-// Branches on its arguments, so it only compiles for numbers and says so.
+// Branches on its arguments, so it only compiles for numbers and says so. Its deduced return type
+// means that even asking whether it accepts batches would compile the body for them.
 struct leaky_relu_branching {
   using scalar_only = void;
   template <class T>
-  TENSORX_HOST_DEVICE T operator()(const T& x, const T& slope) const {
+  TENSORX_HOST_DEVICE auto operator()(const T& x, const T& slope) const {
     if (x > T(0)) return x;
     return slope * x;
   }
@@ -122,8 +123,8 @@ BOOST_AUTO_TEST_CASE(a_scalar_only_functor_runs_in_the_scalar_loop) {
     const Matrix y = tx::F<leaky_relu_branching>(x, 0.1f);
     tx::testing::check_close(
         "F<leaky_relu_branching>", y,
-        tx::testing::reference_values(dims, [](double v) { return v > 0 ? v : 0.1 * v; },
-                                      tx::testing::on_host(x)));
+        tx::testing::reference_values(
+            dims, [](double v) { return v > 0 ? v : 0.1 * v; }, tx::testing::on_host(x)));
   }
 }
 
@@ -136,14 +137,17 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_lambda_applies_through_map, T, RealTypes) {
   c = tx::map(a, [] TENSORX_HOST_DEVICE(C v) { return v > 0 ? v : C(0.1) * v; });
   tx::testing::check_close(
       "map(leaky relu lambda)", c,
-      tx::testing::reference_values(dims, [](double v) { return v > 0 ? v : 0.1 * v; },
-                                    tx::testing::on_host(a)));
+      tx::testing::reference_values(
+          dims, [](double v) { return v > 0 ? v : 0.1 * v; }, tx::testing::on_host(a)));
+#if !defined(TENSORX_TEST_ON_GPU)
   // A generic lambda that only compiles for numbers is fine too: map never offers it a batch.
+  // (nvcc rejects generic __host__ __device__ lambdas, so CUDA sources cannot write this one.)
   c = tx::map(a * 2.0f, [] TENSORX_HOST_DEVICE(auto v) { return v < 0 ? -v : v; }) + 1.0f;
   tx::testing::check_close(
       "map(generic lambda) + 1", c,
-      tx::testing::reference_values(dims, [](double v) { return std::abs(2 * v) + 1; },
-                                    tx::testing::on_host(a)));
+      tx::testing::reference_values(
+          dims, [](double v) { return std::abs(2 * v) + 1; }, tx::testing::on_host(a)));
+#endif
 }
 
 BOOST_AUTO_TEST_CASE(a_large_composite_expression_is_one_pass) {
@@ -175,13 +179,14 @@ void check_cast(std::mt19937_64& rng) {
   const Values<From> values(-300.0, 300.0);
   const auto expected = [](double v) {
     using C = tx::compute_t<To>;
-    return static_cast<double>(static_cast<To>(static_cast<C>(static_cast<tx::compute_t<From>>(v))));
+    return static_cast<double>(
+        static_cast<To>(static_cast<C>(static_cast<tx::compute_t<From>>(v))));
   };
   for (const auto dims : {tx::make_dim(7, 13), tx::make_dim(0, 4), tx::make_dim(380, 350)}) {
     const auto a = values.array(dims, rng);
     const tx::Array<To, 2> converted = tx::cast<To>(a);
-    tx::testing::check_close("cast", converted,
-                             tx::testing::reference_values(dims, expected, tx::testing::on_host(a)));
+    tx::testing::check_close(
+        "cast", converted, tx::testing::reference_values(dims, expected, tx::testing::on_host(a)));
     const tx::Array<To, 2> transposed = tx::cast<To>(tx::testing::transposed(a));
     tx::testing::check_close(
         "cast of a transposed view", transposed,
@@ -214,11 +219,10 @@ BOOST_AUTO_TEST_CASE(cast_joins_expressions_of_different_element_types) {
   const auto before = tx::stats::passes();
   const tx::Array<float, 2> sum = tx::cast<float>(d * 2.0) + tx::cast<float>(h);
   BOOST_TEST(tx::stats::passes() == before + 1);
-  tx::testing::check_close(
-      "cast<float>(d * 2) + cast<float>(h)", sum,
-      tx::testing::reference_values(
-          dims, [](double x, double y) { return double(float(x * 2)) + y; },
-          tx::testing::on_host(d), tx::testing::on_host(h)));
+  tx::testing::check_close("cast<float>(d * 2) + cast<float>(h)", sum,
+                           tx::testing::reference_values(
+                               dims, [](double x, double y) { return double(float(x * 2)) + y; },
+                               tx::testing::on_host(d), tx::testing::on_host(h)));
   // A cast to the element type already there adds no node.
   static_assert(std::is_same_v<decltype(tx::cast<double>(d)), tx::Array<double, 2>>);
 }

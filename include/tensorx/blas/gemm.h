@@ -20,11 +20,23 @@ using gemm_scalar_t = std::conditional_t<std::is_same_v<T, float16>, float, T>;
 
 namespace detail {
 
-template <class T>
-constexpr void check_gemm_element() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                    std::is_same_v<T, float16>,
-                "tx::gemm multiplies float, double or float16 matrices.");
+// The compile-time checks of the typed forms. Alpha and beta are deduced rather than typed
+// gemm_scalar_t<T>, so that a typed call matches exactly and never competes with the DArray
+// overload (whose arrays would convert implicitly); they are rounded to gemm_scalar_t<T> here.
+template <class TA, class TB, class TC, class Alpha, class Beta>
+constexpr void check_typed_gemm() {
+  static_assert(std::is_same_v<TA, TB> && std::is_same_v<TA, TC>,
+                "tx::gemm needs A, B and C of one element type; convert one with tx::cast.");
+  static_assert(
+      std::is_same_v<TA, float> || std::is_same_v<TA, double> || std::is_same_v<TA, float16>,
+      "tx::gemm multiplies float, double or float16 matrices.");
+  static_assert(std::is_arithmetic_v<Alpha> && std::is_arithmetic_v<Beta>,
+                "tx::gemm takes alpha and beta as plain numbers.");
+}
+
+template <class T, class Scalar>
+double gemm_scalar(Scalar value) {
+  return static_cast<double>(static_cast<gemm_scalar_t<T>>(value));
 }
 
 /// The matrix (Rank 2) or batch (Rank 3) that a DArray holds; any other rank is a TypeError that
@@ -38,9 +50,9 @@ auto darray_matrix_ref(const DArray& x, const char* operand, const char* operati
         if constexpr (A::rank == Rank) {
           return matrix_ref(array);
         } else {
-          throw TypeError(message(operation, " needs rank-", Rank, " arrays, but ", operand,
-                                  " is an ",
-                                  array_type_name(data_type_of<typename A::value_type>(), A::rank)));
+          throw TypeError(
+              message(operation, " needs rank-", Rank, " arrays, but ", operand, " is an ",
+                      array_type_name(data_type_of<typename A::value_type>(), A::rank)));
         }
       },
       x);
@@ -49,25 +61,26 @@ auto darray_matrix_ref(const DArray& x, const char* operand, const char* operati
 }  // namespace detail
 
 /// C = alpha * op(A) * op(B) + beta * C with op(A) M x K, op(B) K x N and C M x N, all on one
-/// place; C is written in place, any strides. beta == 0 ignores what C held (NaN included).
-/// Throws ShapeError naming the three shapes, PlaceError when the places differ.
-template <class T>
-void gemm(Trans trans_a, Trans trans_b, gemm_scalar_t<T> alpha, const Array<T, 2>& a,
-          const Array<T, 2>& b, gemm_scalar_t<T> beta, const Array<T, 2>& c) {
-  detail::check_gemm_element<T>();
-  detail::gemm(trans_a, trans_b, alpha, detail::matrix_ref(a), detail::matrix_ref(b), beta,
-               detail::matrix_ref(c));
+/// place and of one element type (float, double or float16; alpha and beta are rounded to
+/// gemm_scalar_t). C is written in place, any strides; beta == 0 ignores what C held (NaN
+/// included). Throws ShapeError naming the three shapes, PlaceError when the places differ.
+template <class TA, class TB, class TC, class Alpha, class Beta>
+void gemm(Trans trans_a, Trans trans_b, Alpha alpha, const Array<TA, 2>& a, const Array<TB, 2>& b,
+          Beta beta, const Array<TC, 2>& c) {
+  detail::check_typed_gemm<TA, TB, TC, Alpha, Beta>();
+  detail::gemm(trans_a, trans_b, detail::gemm_scalar<TA>(alpha), detail::matrix_ref(a),
+               detail::matrix_ref(b), detail::gemm_scalar<TA>(beta), detail::matrix_ref(c));
 }
 
 /// C[i] = alpha * op(A[i]) * op(B[i]) + beta * C[i] for each of the C.dims()[0] matrices of C; A
 /// or B with a batch extent of 1 serves every i. Throws like gemm, and ShapeError when a batch
 /// extent of A or B is neither 1 nor C's.
-template <class T>
-void batch_gemm(Trans trans_a, Trans trans_b, gemm_scalar_t<T> alpha, const Array<T, 3>& a,
-                const Array<T, 3>& b, gemm_scalar_t<T> beta, const Array<T, 3>& c) {
-  detail::check_gemm_element<T>();
-  detail::batch_gemm(trans_a, trans_b, alpha, detail::matrix_ref(a), detail::matrix_ref(b), beta,
-                     detail::matrix_ref(c));
+template <class TA, class TB, class TC, class Alpha, class Beta>
+void batch_gemm(Trans trans_a, Trans trans_b, Alpha alpha, const Array<TA, 3>& a,
+                const Array<TB, 3>& b, Beta beta, const Array<TC, 3>& c) {
+  detail::check_typed_gemm<TA, TB, TC, Alpha, Beta>();
+  detail::batch_gemm(trans_a, trans_b, detail::gemm_scalar<TA>(alpha), detail::matrix_ref(a),
+                     detail::matrix_ref(b), detail::gemm_scalar<TA>(beta), detail::matrix_ref(c));
 }
 
 /// gemm on DArrays, dispatched on the element type at run time: rank-2 float, double or float16
@@ -80,8 +93,8 @@ inline void gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, co
 }
 
 /// batch_gemm on rank-3 DArrays, dispatched on the element type at run time (TypeError as gemm).
-inline void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a,
-                       const DArray& b, double beta, const DArray& c) {
+inline void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b,
+                       double beta, const DArray& c) {
   detail::batch_gemm(trans_a, trans_b, alpha, detail::darray_matrix_ref<3>(a, "A", "batch_gemm"),
                      detail::darray_matrix_ref<3>(b, "B", "batch_gemm"), beta,
                      detail::darray_matrix_ref<3>(c, "C", "batch_gemm"));

@@ -47,8 +47,8 @@ MatrixRef matrix_ref(const Array<T, 2>& array) {
 template <class T>
 MatrixBatchRef matrix_ref(const Array<T, 3>& array) {
   MatrixBatchRef ref;
-  ref.matrix = matrix_ref(Array<T, 2>(array.buffer(), array.dims().tail, array.strides().tail,
-                                      array.offset()));
+  ref.matrix = matrix_ref(
+      Array<T, 2>(array.buffer(), array.dims().tail, array.strides().tail, array.offset()));
   ref.count = array.dims().at(0);
   ref.stride = array.strides().at(0);
   return ref;

@@ -13,6 +13,7 @@
 #include "tensorx/engine/translation_unit.h"
 #include "tensorx/expr/array_leaf.h"
 #include "tensorx/expr/exp.h"
+#include "tensorx/expr/indirect_read.h"
 #include "tensorx/place/device.h"
 
 #if defined(__CUDACC__)
@@ -74,14 +75,20 @@ std::pair<index_t, index_t> footprint(const Array<T, N>& a) {
   return {low, high};
 }
 
+/// True when `operand` and `dst` share a buffer and the element ranges they span there overlap.
+template <class T, int N, class U, int M>
+bool overlaps(const Array<T, N>& dst, const Array<U, M>& operand) {
+  if (!operand.allocated() || operand.buffer() != dst.buffer() || operand.numel() == 0) return false;
+  const auto [dst_low, dst_high] = footprint(dst);
+  const auto [low, high] = footprint(operand);
+  return !(high < dst_low || dst_high < low);
+}
+
 /// True when `operand` reads memory that `dst` writes through another index mapping, so that
 /// writing dst in place could change operand values before they are read.
 template <class T, int N, class U, int M>
 bool reads_through_other_mapping(const Array<T, N>& dst, const Array<U, M>& operand) {
-  if (!operand.allocated() || operand.buffer() != dst.buffer() || operand.numel() == 0) return false;
-  const auto [dst_low, dst_high] = footprint(dst);
-  const auto [low, high] = footprint(operand);
-  if (high < dst_low || dst_high < low) return false;
+  if (!overlaps(dst, operand)) return false;
   if constexpr (!std::is_same_v<T, U>) {
     return true;
   } else {
@@ -96,6 +103,13 @@ bool reads_through_other_mapping(const Array<T, N>& dst, const Array<U, M>& oper
   }
 }
 
+/// An array that a node reads at positions other than the destination's index (a gather's
+/// table, see expr/indirect_read.h) conflicts with dst wherever the two overlap.
+template <class T, int N, class U, int M>
+bool reads_through_other_mapping(const Array<T, N>& dst, const IndirectRead<U, M>& operand) {
+  return overlaps(dst, operand);
+}
+
 template <class Saver, class TU, class T, int N, class Plan>
 void run(const Array<T, N>& dst, const Plan& plan) {
   if (is_gpu_place(dst.place())) {
@@ -105,7 +119,59 @@ void run(const Array<T, N>& dst, const Plan& plan) {
   }
 }
 
-/// dst = Saver(dst, e) element-wise: the one implementation of every assignment.
+/// The element-wise half of an assignment, after the checks: prepare the expression, go through a
+/// temporary if an operand reads dst through another index mapping, then ONE pass over dst.
+template <class Saver, class TU, class T, int N, class E>
+void evaluate_elementwise(const Array<T, N>& dst, const E& e) {
+  const Place place = dst.place();
+  const auto prepared = prepare(e, EvalContext<TU>{place});
+  bool through_temporary = false;
+  for_each_array(prepared, [&](const auto& a) {
+    through_temporary = through_temporary || reads_through_other_mapping(dst, a);
+  });
+  if (through_temporary) {
+    Array<T, N> temporary(dst.dims(), place);
+    run<saver::write, TU>(temporary, make_plan(prepared, dst.dims()));
+    run<Saver, TU>(dst, make_plan(temporary, dst.dims()));
+  } else {
+    run<Saver, TU>(dst, make_plan(prepared, dst.dims()));
+  }
+}
+
+}  // namespace detail
+
+/// Nodes that write their result themselves instead of being evaluated element by element (a
+/// reduction, a BLAS product, a tiled transpose) specialise DirectWriter with kEnabled = true and
+///   template <class Saver, class TU, class T, int N>
+///   static void write(const E& e, const Array<T, N>& dst);
+/// which evaluate() calls after its checks, with dst allocated, of e's shape and not empty. A node
+/// that the compiled layer can write into GPU memory from a plain C++ translation unit (a
+/// reduction or product of plain arrays) also declares
+///   static bool runs_without_cuda(const E& e);
+template <class E, class = void>
+struct DirectWriter {
+  static constexpr bool kEnabled = false;
+};
+
+namespace detail {
+
+template <class E, class = void>
+struct declares_runs_without_cuda : std::false_type {};
+template <class E>
+struct declares_runs_without_cuda<
+    E, std::void_t<decltype(DirectWriter<E>::runs_without_cuda(std::declval<const E&>()))>>
+    : std::true_type {};
+
+/// check_can_run, except for a node whose DirectWriter writes GPU memory without CUDA.
+template <class TU, class E>
+void check_can_evaluate(const E& e, const Place& place) {
+  if constexpr (declares_runs_without_cuda<E>::value) {
+    if (DirectWriter<E>::runs_without_cuda(e)) return;
+  }
+  check_can_run(TU{}, place);
+}
+
+/// dst = Saver(dst, e): the one implementation of every assignment.
 template <class Saver, class TU, class T, int N, class E>
 void evaluate(Array<T, N>& dst, const E& e) {
   static_assert(is_expression_v<E>, "Only arrays and tensorx expressions can be assigned.");
@@ -123,7 +189,7 @@ void evaluate(Array<T, N>& dst, const E& e) {
     } else {
       const Place place = operand_place(e);
       check_place(place);
-      check_can_run(TU{}, place);
+      check_can_evaluate<TU>(e, place);
       dst = Array<T, N>(dims, place);
     }
   } else if (dst.dims() != dims) {
@@ -138,20 +204,12 @@ void evaluate(Array<T, N>& dst, const E& e) {
                                "; move it first with tx::to(array, place)"));
     }
   });
-  check_can_run(TU{}, place);
+  check_can_evaluate<TU>(e, place);
   if (dst.numel() == 0) return;
-
-  const auto prepared = prepare(e, EvalContext<TU>{place});
-  bool through_temporary = false;
-  for_each_array(prepared, [&](const auto& a) {
-    through_temporary = through_temporary || reads_through_other_mapping(dst, a);
-  });
-  if (through_temporary) {
-    Array<T, N> temporary(dims, place);
-    run<saver::write, TU>(temporary, make_plan(prepared, dims));
-    run<Saver, TU>(dst, make_plan(temporary, dims));
+  if constexpr (DirectWriter<E>::kEnabled) {
+    DirectWriter<E>::template write<Saver, TU>(e, dst);
   } else {
-    run<Saver, TU>(dst, make_plan(prepared, dims));
+    evaluate_elementwise<Saver, TU>(dst, e);
   }
 }
 

@@ -4,7 +4,8 @@
 // stores (one element per step where some pointer is not 16-byte aligned). Anything else runs the
 // strided kernel: each element's multi-index is derived once from its flat index (32-bit
 // multiply-shift division below 2^31 elements, 64-bit division beyond) and the leaves multiply-add
-// their strides. Both are grid-stride loops over at most one full wave of blocks.
+// their strides. Both are grid-stride loops over at most one full wave of blocks (the device's
+// multiprocessor count times the kernel's resident blocks per multiprocessor).
 //
 // Included by engine/assign.h in CUDA translation units only. Those that hand __host__ __device__
 // lambdas to tx::map need nvcc's --extended-lambda, which tensorx::tensorx adds to CUDA sources.
@@ -33,7 +34,8 @@ namespace detail {
 
 /// Threads per block of the engine's kernels.
 constexpr int kCudaThreads = 256;
-/// Blocks per multiprocessor in a full wave: 2048 resident threads per multiprocessor (sm_70 on).
+/// Blocks of kCudaThreads resident per multiprocessor at full occupancy (2048 threads, sm_70 on):
+/// a full wave for kernels light enough to reach it (resident_blocks says for a given kernel).
 constexpr int kCudaBlocksPerMultiprocessor = 2048 / kCudaThreads;
 
 /// Elements per thread-step of the dense kernel: one 16-byte access of the destination.
@@ -171,10 +173,20 @@ inline int multiprocessor_count(int device) {
   return counts[static_cast<std::size_t>(device)];
 }
 
-/// Blocks for `steps` thread-steps on `device`: enough to cover them, at most one full wave (the
-/// grid-stride loops take the rest), at least one.
-inline unsigned grid_size(index_t steps, int device) {
-  const index_t wave = index_t{multiprocessor_count(device)} * kCudaBlocksPerMultiprocessor;
+/// Blocks of `kernel` (launched with kCudaThreads threads) resident on one multiprocessor at once.
+template <class Kernel>
+int resident_blocks(Kernel kernel) {
+  int blocks = 0;
+  TENSORX_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kCudaThreads, 0));
+  return std::max(blocks, 1);
+}
+
+/// Blocks for `steps` thread-steps on `device`: enough to cover them, at most one full wave of
+/// `resident` blocks per multiprocessor (the grid-stride loops take the rest; a second, partial
+/// wave would leave most of the device idle), at least one.
+inline unsigned grid_size(index_t steps, int device, int resident = kCudaBlocksPerMultiprocessor) {
+  const index_t wave = index_t{multiprocessor_count(device)} * resident;
   return static_cast<unsigned>(
       std::max<index_t>(1, std::min((steps + kCudaThreads - 1) / kCudaThreads, wave)));
 }
@@ -187,10 +199,12 @@ inline bool is_16_byte_aligned(const void* data) {
 /// must be current. Throws CudaError when the launch fails.
 template <class Saver, int V, class T, int N, class Plan>
 void launch_dense(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
+  const auto kernel = dense_kernel<Saver, V, T, Plan>;
+  // Asked once per kernel, on the device of its first launch.
+  static const int resident = resident_blocks(kernel);
   const index_t count = dst.numel();
-  dense_kernel<Saver, V, T, Plan>
-      <<<grid_size(count / V, device_of(dst.place())), kCudaThreads, 0, stream>>>(dst.data(), plan,
-                                                                                  count);
+  kernel<<<grid_size(count / V, device_of(dst.place()), resident), kCudaThreads, 0, stream>>>(
+      dst.data(), plan, count);
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -199,11 +213,12 @@ void launch_dense(const Array<T, N>& dst, const Plan& plan, StreamHandle stream)
 /// fails.
 template <class Saver, class Divider, class T, int N, class Plan>
 void launch_strided(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
+  const auto kernel = strided_kernel<Saver, T, N, Plan, Divider>;
+  static const int resident = resident_blocks(kernel);
   const index_t count = dst.numel();
-  strided_kernel<Saver, T, N, Plan, Divider>
-      <<<grid_size(count, device_of(dst.place())), kCudaThreads, 0, stream>>>(
-          dst.data(), dst.strides(), IndexSpace<N, Divider>(dst.dims()), plan,
-          static_cast<typename Divider::index_type>(count));
+  kernel<<<grid_size(count, device_of(dst.place()), resident), kCudaThreads, 0, stream>>>(
+      dst.data(), dst.strides(), IndexSpace<N, Divider>(dst.dims()), plan,
+      static_cast<typename Divider::index_type>(count));
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 

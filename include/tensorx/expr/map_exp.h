@@ -58,11 +58,13 @@ struct MapPlan {
   using result_type = compute_t<R>;
   using Indices = std::index_sequence_for<Children...>;
 
+  // std::conjunction stops at the first false term, so a scalar_only functor is never tried on
+  // batches: with a deduced return type, asking is_invocable would compile its body for them.
   template <class B>
-  static constexpr bool vectorizable =
-      std::is_same_v<result_type, typename B::value_type> && !scalar_only<F>::value &&
-      (Children::template vectorizable<B> && ...) &&
-      std::is_invocable_r_v<B, const F&, decltype((void)sizeof(Children), std::declval<B>())...>;
+  static constexpr bool vectorizable = std::conjunction_v<
+      std::is_same<result_type, typename B::value_type>, std::negation<scalar_only<F>>,
+      std::bool_constant<(Children::template vectorizable<B> && ...)>,
+      std::is_invocable_r<B, const F&, decltype((void)sizeof(Children), std::declval<B>())...>>;
 
   template <int N>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type at(const Dim<N>& index) const {

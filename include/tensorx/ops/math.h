@@ -142,12 +142,14 @@ struct where {
 
 namespace detail {
 
-/// Operands of an element-wise function: at least one array or expression, the others arrays,
-/// expressions or numbers.
+/// An operand of an element-wise function: an array, an expression or a number.
+template <class Operand>
+constexpr bool is_map_operand_v = is_expression_v<Operand> || std::is_arithmetic_v<Operand>;
+
+/// Operands of an element-wise function: at least one of them an array or expression.
 template <class... Operands>
-constexpr bool is_map_operands_v =
-    (is_expression_v<Operands> || ...) &&
-    ((is_expression_v<Operands> || std::is_arithmetic_v<Operands>) && ...);
+constexpr bool is_map_operands_v = (is_expression_v<Operands> || ...) &&
+                                   (is_map_operand_v<Operands> && ...);
 
 template <class... Operands>
 using if_map_operands = std::enable_if_t<is_map_operands_v<Operands...>, int>;

@@ -33,29 +33,73 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE bool is_nan(const T& x) {
 
 // Each function has a float and a double overload; integers are rejected as ambiguous rather than
 // silently computed in one of the two precisions.
-TENSORX_HOST_DEVICE inline float exp(float x) { return ::expf(x); }
-TENSORX_HOST_DEVICE inline double exp(double x) { return ::exp(x); }
-TENSORX_HOST_DEVICE inline float log(float x) { return ::logf(x); }
-TENSORX_HOST_DEVICE inline double log(double x) { return ::log(x); }
-TENSORX_HOST_DEVICE inline float log1p(float x) { return ::log1pf(x); }
-TENSORX_HOST_DEVICE inline double log1p(double x) { return ::log1p(x); }
-TENSORX_HOST_DEVICE inline float expm1(float x) { return ::expm1f(x); }
-TENSORX_HOST_DEVICE inline double expm1(double x) { return ::expm1(x); }
-TENSORX_HOST_DEVICE inline float sqrt(float x) { return ::sqrtf(x); }
-TENSORX_HOST_DEVICE inline double sqrt(double x) { return ::sqrt(x); }
-TENSORX_HOST_DEVICE inline float tanh(float x) { return ::tanhf(x); }
-TENSORX_HOST_DEVICE inline double tanh(double x) { return ::tanh(x); }
-TENSORX_HOST_DEVICE inline float pow(float x, float y) { return ::powf(x, y); }
-TENSORX_HOST_DEVICE inline double pow(double x, double y) { return ::pow(x, y); }
-TENSORX_HOST_DEVICE inline float floor(float x) { return ::floorf(x); }
-TENSORX_HOST_DEVICE inline double floor(double x) { return ::floor(x); }
-TENSORX_HOST_DEVICE inline float ceil(float x) { return ::ceilf(x); }
-TENSORX_HOST_DEVICE inline double ceil(double x) { return ::ceil(x); }
+TENSORX_HOST_DEVICE inline float exp(float x) {
+  return ::expf(x);
+}
+TENSORX_HOST_DEVICE inline double exp(double x) {
+  return ::exp(x);
+}
+TENSORX_HOST_DEVICE inline float log(float x) {
+  return ::logf(x);
+}
+TENSORX_HOST_DEVICE inline double log(double x) {
+  return ::log(x);
+}
+TENSORX_HOST_DEVICE inline float log1p(float x) {
+  return ::log1pf(x);
+}
+TENSORX_HOST_DEVICE inline double log1p(double x) {
+  return ::log1p(x);
+}
+TENSORX_HOST_DEVICE inline float expm1(float x) {
+  return ::expm1f(x);
+}
+TENSORX_HOST_DEVICE inline double expm1(double x) {
+  return ::expm1(x);
+}
+TENSORX_HOST_DEVICE inline float sqrt(float x) {
+  return ::sqrtf(x);
+}
+TENSORX_HOST_DEVICE inline double sqrt(double x) {
+  return ::sqrt(x);
+}
+TENSORX_HOST_DEVICE inline float tanh(float x) {
+  return ::tanhf(x);
+}
+TENSORX_HOST_DEVICE inline double tanh(double x) {
+  return ::tanh(x);
+}
+TENSORX_HOST_DEVICE inline float pow(float x, float y) {
+  return ::powf(x, y);
+}
+TENSORX_HOST_DEVICE inline double pow(double x, double y) {
+  return ::pow(x, y);
+}
+TENSORX_HOST_DEVICE inline float floor(float x) {
+  return ::floorf(x);
+}
+TENSORX_HOST_DEVICE inline double floor(double x) {
+  return ::floor(x);
+}
+TENSORX_HOST_DEVICE inline float ceil(float x) {
+  return ::ceilf(x);
+}
+TENSORX_HOST_DEVICE inline double ceil(double x) {
+  return ::ceil(x);
+}
 /// Halfway cases round away from zero, like std::round (round(2.5) == 3, round(-2.5) == -3).
-TENSORX_HOST_DEVICE inline float round(float x) { return ::roundf(x); }
-TENSORX_HOST_DEVICE inline double round(double x) { return ::round(x); }
-TENSORX_HOST_DEVICE inline float abs(float x) { return ::fabsf(x); }
-TENSORX_HOST_DEVICE inline double abs(double x) { return ::fabs(x); }
+TENSORX_HOST_DEVICE inline float round(float x) {
+  return ::roundf(x);
+}
+TENSORX_HOST_DEVICE inline double round(double x) {
+  return ::round(x);
+}
+TENSORX_HOST_DEVICE inline float abs(float x) {
+  return ::fabsf(x);
+}
+TENSORX_HOST_DEVICE inline double abs(double x) {
+  return ::fabs(x);
+}
 
 /// |x| of an integer (the most negative value stays as it is, as in two's complement).
 template <class T, std::enable_if_t<std::is_integral_v<T> && detail::is_number_v<T>, int> = 0>

@@ -1,0 +1,307 @@
+// CPU reductions: tensorx against Eigen Tensor (on a ThreadPoolDevice with as many threads as
+// OpenMP uses) and against the memory bandwidth ceiling of the same threads, all on the very same
+// buffers. The contract (DESIGN.md section 5): full and axis reductions within 20% of memory
+// bandwidth and faster than Eigen on every axis; the targets: column sums at least 2x
+// Eigen's, row sums at least as fast, within 25% of copy bandwidth, sum(a * b) no slower than
+// Eigen. Each case is named <reduction>/<peer>; bytes_per_second counts the bytes each case must
+// move (read for reductions, read plus written for the copy). Compare the medians:
+//   bench_reduce --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#define EIGEN_USE_THREADS
+
+#include <benchmark/benchmark.h>
+
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <string>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include "tensorx/tensorx.h"
+
+namespace tx = tensorx;
+
+namespace {
+
+// A 4096 x 4096 float matrix (64 MiB) and two vectors of 2^24 floats: far beyond the last-level
+// cache, so every case streams memory.
+constexpr tx::index_t kRows = 4096;
+constexpr tx::index_t kCount = kRows * kRows;
+
+int thread_count() {
+#if defined(_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+template <class T, int N>
+void fill_random(const tx::Array<T, N>& array, float low, float high, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> value(low, high);
+  for (tx::index_t i = 0; i < array.numel(); ++i) array.data()[i] = value(rng);
+}
+
+struct Operands {
+  Operands()
+      : a(tx::make_dim(kCount)),
+        b(tx::make_dim(kCount)),
+        copy(tx::make_dim(kCount)),
+        out(tx::make_dim(kCount)),
+        m(tx::reshape(a, tx::make_dim(kRows, kRows))),
+        p(tx::reshape(out, tx::make_dim(kRows, kRows))),
+        rows(tx::make_dim(kRows)),
+        columns(tx::make_dim(kRows)) {
+    fill_random(a, -4.0f, 4.0f, 1);
+    fill_random(b, -1.0f, 1.0f, 2);
+    fill_random(copy, -1.0f, 1.0f, 3);
+    fill_random(out, -1.0f, 1.0f, 4);
+    fill_random(rows, -1.0f, 1.0f, 5);
+    fill_random(columns, -1.0f, 1.0f, 6);
+  }
+  tx::Array<float, 1> a, b, copy, out;
+  tx::Array<float, 2> m, p;
+  tx::Array<float, 1> rows, columns;
+};
+
+const Operands& operands() {
+  static const Operands instance;
+  return instance;
+}
+
+using Vector = Eigen::TensorMap<Eigen::Tensor<float, 1, Eigen::RowMajor>>;
+using Matrix = Eigen::TensorMap<Eigen::Tensor<float, 2, Eigen::RowMajor>>;
+using Scalar = Eigen::TensorMap<Eigen::Tensor<float, 0, Eigen::RowMajor>>;
+
+Vector eigen_vector(const tx::Array<float, 1>& array) {
+  return Vector(array.data(), array.numel());
+}
+Matrix eigen_matrix(const tx::Array<float, 2>& array) {
+  return Matrix(array.data(), kRows, kRows);
+}
+
+const Eigen::ThreadPoolDevice& eigen_device() {
+  static Eigen::ThreadPool pool(thread_count());
+  static const Eigen::ThreadPoolDevice device(&pool, thread_count());
+  return device;
+}
+
+void report(benchmark::State& state, std::int64_t bytes) {
+  state.SetBytesProcessed(state.iterations() * bytes);
+}
+constexpr std::int64_t kMatrixBytes = kCount * static_cast<std::int64_t>(sizeof(float));
+
+// The ceilings: a copy of the matrix's bytes (each thread memcpy's its share), and a read of them
+// summed by a hand-written OpenMP SIMD loop (what a reduction could reach).
+void copy_memcpy(benchmark::State& state) {
+  const Operands& x = operands();
+  const char* from = reinterpret_cast<const char*>(x.a.data());
+  char* to = reinterpret_cast<char*>(x.copy.data());
+  for (auto _ : state) {
+#pragma omp parallel
+    {
+#if defined(_OPENMP)
+      const std::int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
+#else
+      const std::int64_t threads = 1, thread = 0;
+#endif
+      const std::int64_t begin = kMatrixBytes * thread / threads;
+      const std::int64_t end = kMatrixBytes * (thread + 1) / threads;
+      std::memcpy(to + begin, from + begin, static_cast<std::size_t>(end - begin));
+    }
+    benchmark::ClobberMemory();
+  }
+  report(state, 2 * kMatrixBytes);
+}
+
+void read_hand(benchmark::State& state) {
+  const float* a = operands().a.data();
+  for (auto _ : state) {
+    float total = 0.0f;
+#pragma omp parallel for simd reduction(+ : total) schedule(static)
+    for (tx::index_t i = 0; i < kCount; ++i) total += a[i];
+    benchmark::DoNotOptimize(total);
+  }
+  report(state, kMatrixBytes);
+}
+
+// r = sum over axis 1 (row sums) and axis 0 (column sums) of the matrix.
+void row_sums_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<float, 1> r = x.rows;
+  for (auto _ : state) {
+    r = tx::sum<1>(x.m);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+void row_sums_eigen(benchmark::State& state) {
+  const Operands& x = operands();
+  const Matrix m = eigen_matrix(x.m);
+  Vector r = eigen_vector(x.rows);
+  const Eigen::array<int, 1> axis{1};
+  for (auto _ : state) {
+    r.device(eigen_device()) = m.sum(axis);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+void column_sums_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<float, 1> r = x.columns;
+  for (auto _ : state) {
+    r = tx::sum<0>(x.m);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+void column_sums_eigen(benchmark::State& state) {
+  const Operands& x = operands();
+  const Matrix m = eigen_matrix(x.m);
+  Vector r = eigen_vector(x.columns);
+  const Eigen::array<int, 1> axis{0};
+  for (auto _ : state) {
+    r.device(eigen_device()) = m.sum(axis);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+// The same two axes with max, whose SIMD combine is a compare and select.
+void row_max_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<float, 1> r = x.rows;
+  for (auto _ : state) {
+    r = tx::max<1>(x.m);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+void row_max_eigen(benchmark::State& state) {
+  const Operands& x = operands();
+  const Matrix m = eigen_matrix(x.m);
+  Vector r = eigen_vector(x.rows);
+  const Eigen::array<int, 1> axis{1};
+  for (auto _ : state) {
+    r.device(eigen_device()) = m.maximum(axis);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+void column_max_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<float, 1> r = x.columns;
+  for (auto _ : state) {
+    r = tx::max<0>(x.m);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+void column_max_eigen(benchmark::State& state) {
+  const Operands& x = operands();
+  const Matrix m = eigen_matrix(x.m);
+  Vector r = eigen_vector(x.columns);
+  const Eigen::array<int, 1> axis{0};
+  for (auto _ : state) {
+    r.device(eigen_device()) = m.maximum(axis);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+// s = sum(a * b) over 2^24 elements: two streams read, no temporary.
+void dot_sum_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<float, 0> s;
+  for (auto _ : state) {
+    s = tx::sum(x.a * x.b);
+    benchmark::DoNotOptimize(s.data());
+  }
+  report(state, 2 * kMatrixBytes);
+}
+
+void dot_sum_eigen(benchmark::State& state) {
+  const Operands& x = operands();
+  const Vector a = eigen_vector(x.a), b = eigen_vector(x.b);
+  float result = 0.0f;
+  Scalar s(&result);
+  for (auto _ : state) {
+    s.device(eigen_device()) = (a * b).sum();
+    benchmark::DoNotOptimize(result);
+  }
+  report(state, 2 * kMatrixBytes);
+}
+
+// A softmax along rows: max, exp, sum, divide. tensorx: the max and the sum are one pass each,
+// the exp and the division are element-wise passes that read them (four passes).
+void softmax_rows_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<float, 2> p = x.p;
+  for (auto _ : state) {
+    p = tx::exp(x.m - tx::max<1>(x.m, tx::keepdims));
+    p = p / tx::sum<1>(p, tx::keepdims);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+void softmax_rows_eigen(benchmark::State& state) {
+  const Operands& x = operands();
+  const Matrix m = eigen_matrix(x.m);
+  Matrix p = eigen_matrix(x.p);
+  const Eigen::array<int, 1> axis{1};
+  const Eigen::array<Eigen::Index, 2> column_shape{kRows, 1};
+  const Eigen::array<Eigen::Index, 2> stretch{1, kRows};
+  for (auto _ : state) {
+    p.device(eigen_device()) = (m - m.maximum(axis).reshape(column_shape).broadcast(stretch)).exp();
+    p.device(eigen_device()) = p / p.sum(axis).reshape(column_shape).broadcast(stretch);
+    benchmark::ClobberMemory();
+  }
+  report(state, kMatrixBytes);
+}
+
+void register_case(const char* name, void (*function)(benchmark::State&)) {
+  benchmark::RegisterBenchmark(name, function)->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_case("copy/memcpy", copy_memcpy);
+  register_case("read/hand", read_hand);
+  register_case("row_sums/tensorx", row_sums_tensorx);
+  register_case("row_sums/eigen", row_sums_eigen);
+  register_case("column_sums/tensorx", column_sums_tensorx);
+  register_case("column_sums/eigen", column_sums_eigen);
+  register_case("row_max/tensorx", row_max_tensorx);
+  register_case("row_max/eigen", row_max_eigen);
+  register_case("column_max/tensorx", column_max_tensorx);
+  register_case("column_max/eigen", column_max_eigen);
+  register_case("dot_sum/tensorx", dot_sum_tensorx);
+  register_case("dot_sum/eigen", dot_sum_eigen);
+  register_case("softmax_rows/tensorx", softmax_rows_tensorx);
+  register_case("softmax_rows/eigen", softmax_rows_eigen);
+
+  const std::string threads = std::to_string(thread_count());
+  benchmark::AddCustomContext("threads (OpenMP, tensorx and the Eigen pool)", threads);
+  benchmark::AddCustomContext("matrix", "4096 x 4096 float");
+  std::cout << "threads: " << threads << " for tensorx, the OpenMP loops and Eigen's pool\n";
+
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,3 @@
+// The CUDA build of mlp.cpp: the same source compiled as CUDA, so that its expressions can also
+// run as kernels on GPU 0 (a plain C++ translation unit cannot launch them).
+#include "mlp.cpp"

@@ -1,0 +1,152 @@
+// GPU-only behaviour of the CUDA reduction engine, beyond what the GPU build of test/reduce
+// checks: bitwise the same result on every run (full, split-row, split-column and argmax
+// reductions), one kernel launch per reduction whatever its grouping, unaligned and float16
+// operands, the current stream, and mixed places.
+#include <cstdint>
+#include <cstring>
+#include <random>
+
+#include <boost/test/unit_test.hpp>
+
+#include <tensorx/tensorx.h>
+
+#include "reduce/reduce_reference.h"
+#include "support/cuda_test.h"
+#include "support/errors.h"
+
+namespace tx = tensorx;
+using tx::index_t;
+
+namespace {
+
+tx::Place gpu() {
+  return tx::CudaPlace(0);
+}
+
+/// A GPU array of uniform values in [low, high).
+template <class T, int N>
+tx::Array<T, N> random_on_gpu(const tx::Dim<N>& dims, std::mt19937_64& rng, double low = 0.0,
+                              double high = 1.0) {
+  tx::Array<T, N> host(dims);
+  tx::testing::fill_random(host, rng, low, high);
+  return tx::to(host, gpu());
+}
+
+/// True when two host arrays hold the same bytes.
+template <class T, int N>
+bool same_bits(const tx::Array<T, N>& a, const tx::Array<T, N>& b) {
+  const auto ha = tx::to(a, tx::CpuPlace()), hb = tx::to(b, tx::CpuPlace());
+  return std::memcmp(ha.data(), hb.data(), sizeof(T) * static_cast<std::size_t>(ha.numel())) == 0;
+}
+
+/// Evaluates `reduction` into a fresh GPU array ten times and checks every run gives the bits of
+/// the first, in one kernel launch each.
+template <class E>
+void check_deterministic(const E& reduction) {
+  using R = typename E::value_type;
+  const auto dims = reduction.dims();
+  tx::Array<R, E::rank> first(dims, gpu());
+  first = reduction;
+  for (int run = 0; run < 9; ++run) {
+    tx::Array<R, E::rank> again(dims, gpu());
+    const auto before = tx::stats::passes();
+    again = reduction;
+    BOOST_TEST(tx::stats::passes() - before == 1u, "one launch per reduction");
+    BOOST_TEST(same_bits(first, again), "run " << run + 1 << " gives the bits of the first");
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(reduce_cuda_engine, *tx::testing::needs_cuda())
+
+BOOST_AUTO_TEST_CASE(the_same_input_gives_the_same_bits_on_every_run) {
+  auto rng = tx::testing::make_rng(81);
+  const auto big = random_on_gpu<float>(tx::make_dim(index_t{1} << 24), rng);
+  check_deterministic(tx::sum(big));
+  check_deterministic(tx::mean(big * 2.0f));
+  const auto few_rows = random_on_gpu<float>(tx::make_dim(4, index_t{1} << 21), rng);
+  check_deterministic(tx::sum<1>(few_rows));
+  check_deterministic(tx::argmax<1>(few_rows));
+  const auto few_columns = random_on_gpu<float>(tx::make_dim(index_t{1} << 20, 24), rng);
+  check_deterministic(tx::sum<0>(few_columns));
+  check_deterministic(tx::max<0>(few_columns));
+  check_deterministic(tx::sum<0>(tx::reshape(big, tx::make_dim(4096, 4096))));
+}
+
+BOOST_AUTO_TEST_CASE(split_reductions_match_the_reference) {
+  auto rng = tx::testing::make_rng(82);
+  for (const auto dims :
+       {tx::make_dim(2, 3000017), tx::make_dim(3000017, 2), tx::make_dim(100003, 70)}) {
+    const auto a = random_on_gpu<float>(dims, rng, -1.0, 1.0);
+    const auto values = tx::testing::to_double(a);
+    for (unsigned mask : {1u, 2u}) {
+      tx::Array<float, 1> sums;
+      tx::Array<std::int64_t, 1> positions;
+      if (mask == 1u) {
+        sums = tx::sum<0>(a);
+        positions = tx::argmin<0>(a);
+      } else {
+        sums = tx::sum<1>(a);
+        positions = tx::argmin<1>(a);
+      }
+      tx::Array<double, 2> scale;
+      tx::testing::check_reduction(
+          sums, tx::testing::reference_reduce(values, mask, tx::testing::Reduction::kSum, scale),
+          scale, mask);
+      tx::testing::check_reduction(
+          positions,
+          tx::testing::reference_reduce(values, mask, tx::testing::Reduction::kArgMin, scale),
+          scale, mask);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(unaligned_and_float16_rows_take_the_scalar_and_vector_paths) {
+  auto rng = tx::testing::make_rng(83);
+  const auto a = random_on_gpu<float>(tx::make_dim(1 << 16, 13), rng);
+  // Rows of 12 starting one element in: not 16-byte aligned, and 12 is a multiple of 4.
+  const auto flat = tx::reshape(a, tx::make_dim((1 << 16) * 13));
+  const auto shifted = tx::reshape(flat.slice(1, 1 + 12 * (1 << 16)), tx::make_dim(1 << 16, 12));
+  const auto values = tx::testing::to_double(shifted);
+  tx::Array<float, 1> sums;
+  sums = tx::sum<1>(shifted);
+  tx::Array<double, 2> scale;
+  tx::testing::check_reduction(
+      sums, tx::testing::reference_reduce(values, 2u, tx::testing::Reduction::kSum, scale), scale,
+      2u);
+  const auto h = random_on_gpu<tx::float16>(tx::make_dim(8, 40000), rng, -2.0, 2.0);
+  const auto hv = tx::testing::to_double(h);
+  tx::Array<tx::float16, 1> hsums;
+  hsums = tx::sum<1>(h);
+  tx::testing::check_reduction(
+      hsums, tx::testing::reference_reduce(hv, 2u, tx::testing::Reduction::kSum, scale), scale, 2u);
+}
+
+BOOST_AUTO_TEST_CASE(reductions_run_on_the_current_stream) {
+  auto rng = tx::testing::make_rng(84);
+  const auto a = random_on_gpu<double>(tx::make_dim(1000, 1000), rng);
+  tx::Stream stream(tx::CudaPlace(0));
+  tx::Array<double, 1> sums(tx::make_dim(1000), gpu());
+  {
+    tx::StreamGuard guard(stream);
+    sums = tx::sum<0>(a * a);
+  }
+  stream.synchronize();
+  const auto values = tx::testing::to_double(a);
+  const auto host = tx::to(sums, tx::CpuPlace());
+  for (index_t c = 0; c < 1000; c += 97) {
+    double expected = 0.0;
+    for (index_t r = 0; r < 1000; ++r) expected += values(r, c) * values(r, c);
+    BOOST_TEST(std::abs(host(c) - expected) <= 1e-12 * expected);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(operands_on_another_place_are_a_place_error) {
+  const auto g = tx::to(tx::ones<float>(tx::make_dim(4, 4)), gpu());
+  tx::Array<float, 1> on_cpu(tx::make_dim(4));
+  BOOST_CHECK_EXCEPTION(on_cpu = tx::sum<1>(g), tx::PlaceError,
+                        tx::testing::message_has({"CudaPlace(0)", "CpuPlace"}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
