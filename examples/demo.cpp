@@ -1,5 +1,6 @@
-// A tour of tensorx's core types (DESIGN.md section 2): places, shapes, arrays and their views,
-// the global operations, DArray, and a round trip through the GPU where one is present.
+// A tour of tensorx: the core types (places, shapes, arrays and their views, the global operations,
+// DArray), fused element-wise expressions with a user functor, a reduction and a matrix product,
+// and a round trip through the GPU where one is present.
 #include <cstdint>
 #include <iostream>
 #include <type_traits>
@@ -17,6 +18,18 @@ void print(const char* name, const tx::Array<T, N>& array) {
   for (T element : tx::make_view(array)) std::cout << ' ' << element;
   std::cout << '\n';
 }
+
+// MXNet's smooth L1 loss, written once with tensorx's math functions: the same body runs in the
+// scalar CPU loop, in SIMD batches and inside a CUDA kernel.
+struct smooth_l1 {
+  template <class T>
+  TENSORX_HOST_DEVICE T operator()(const T& x, const T& sigma) const {
+    const T sigma2 = sigma * sigma;
+    const T magnitude = tx::abs(x);
+    return tx::where(magnitude < T(1) / sigma2, T(0.5) * sigma2 * x * x,
+                     magnitude - T(0.5) / sigma2);
+  }
+};
 
 std::ostream& operator<<(std::ostream& out, const std::vector<std::int64_t>& values) {
   out << '(';
@@ -72,6 +85,27 @@ int main() {
                   << sizeof(typename Typed::value_type) << "-byte elements\n";
       },
       x);
+
+  // Fused expressions: each assignment is ONE pass over its destination, however many operations
+  // the right-hand side has; tx::stats counts the passes.
+  tx::Array<float, 2> u(tx::make_dim(2, 3)), v(tx::make_dim(2, 3));
+  for (int i = 0; i < 6; ++i) {
+    u.data()[i] = 0.5f * static_cast<float>(i) - 1.0f;
+    v.data()[i] = 0.25f * static_cast<float>(i);
+  }
+  tx::Array<float, 1> bias(tx::make_dim(3));
+  tx::fill(bias, 0.5f);
+  const auto passes_before = tx::stats::passes();
+  tx::Array<float, 2> sigmoid = 1.0f / (1.0f + tx::exp(-(u * v + bias)));  // bias broadcast
+  tx::Array<float, 2> loss = tx::F<smooth_l1>(u - v, 1.5f);
+  std::cout << "two fused assignments took " << tx::stats::passes() - passes_before << " passes\n";
+  print("sigmoid(u * v + bias)", sigmoid);
+  print("smooth_l1(u - v, 1.5)", loss);
+  tx::Array<float, 0> total;
+  total = tx::sum(loss * loss);  // one pass, no temporary for loss * loss
+  std::cout << "sum of squared losses: " << total.item() << '\n';
+  tx::Array<float, 2> gram = tx::dot(u, tx::transpose(v));  // BLAS, the transpose is a flag
+  print("u . v^T", gram);
 
   // The GPU, where there is one.
   if (tx::cuda::device_count() > 0) {

@@ -2,8 +2,8 @@
 // kernel an assignment runs as (dense with 16-byte vectors, dense one element at a time, strided
 // with 32- or 64-bit index arithmetic), one launch per assignment, the vector kernel's scalar tail
 // for every element width, operands of another width than the destination, lambdas, the stream
-// and device the kernel runs on, and launch errors. The kernel choice and the fast division are
-// host code and run without a GPU; everything else needs one.
+// and device the kernel runs on, and launch errors. The kernel choice, the fast division and the
+// plans' lane loads are host-callable and run without a GPU; everything else needs one.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(iteration_spaces_of_2_to_the_31_elements_run_the_64_bit_ker
 
 BOOST_AUTO_TEST_SUITE_END()
 
-BOOST_AUTO_TEST_SUITE(cuda_index_arithmetic)
+BOOST_AUTO_TEST_SUITE(cuda_engine_parts_on_the_host)
 
 BOOST_AUTO_TEST_CASE(fast_division_agrees_with_division_below_2_to_the_31) {
   constexpr std::uint32_t kLimit = (std::uint32_t{1} << 31) - 1;  // largest numerator and divisor
@@ -239,6 +239,27 @@ BOOST_AUTO_TEST_CASE(both_index_widths_turn_flat_indices_into_row_major_indices)
   }
   const tx::detail::IndexSpace<0, tx::detail::FastDivider32> scalar{tx::Dim<0>()};
   BOOST_TEST((scalar.index_of(0) == tx::Dim<0>()));
+}
+
+BOOST_AUTO_TEST_CASE(plans_load_lanes_equal_to_their_elements) {
+  // The dense kernel's loads are __host__ __device__: on host arrays they must read what flat()
+  // reads, for leaves wider (double, int64) and narrower (float16) than the float result.
+  std::mt19937_64 rng(9);
+  const auto dims = tx::make_dim(3, 8);
+  tx::Array<double, 2> wide(dims);
+  tx::Array<tx::float16, 2> narrow(dims);
+  tx::Array<std::int64_t, 2> whole(dims);
+  tx::testing::fill_random(wide, rng);
+  tx::testing::fill_random(narrow, rng);
+  tx::testing::fill_random(whole, rng, -100.0, 100.0);
+  const auto plan = tx::make_plan(
+      tx::cast<float>(wide) * tx::cast<float>(narrow) - tx::cast<float>(whole) + 0.5f, dims);
+  for (index_t i = 0; i < tx::product(dims); i += 4) {
+    const tx::detail::Lanes<float, 4> lanes = plan.load<4>(i);
+    for (int k = 0; k < 4; ++k) BOOST_TEST(lanes[k] == plan.flat(i + k));
+  }
+  const tx::detail::Lanes<float, 8> all = tx::make_plan(tx::cast<float>(narrow), dims).load<8>(8);
+  for (int k = 0; k < 8; ++k) BOOST_TEST(all[k] == static_cast<float>(narrow(1, k)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -115,7 +115,7 @@ void run(const Array<T, N>& dst, const Plan& plan) {
   if (is_gpu_place(dst.place())) {
     run_gpu<Saver>(TU{}, dst, plan);
   } else {
-    run_cpu<Saver>(dst, plan);
+    run_cpu<Saver, TU>(dst, plan);
   }
 }
 

@@ -96,7 +96,7 @@ void run_range(const Array<T, N>& dst, const Plan& plan, bool dense, index_t beg
 /// Runs the iteration space in chunks of kParallelGrain elements that the threads take in turn as
 /// they finish the previous one. With one equal part per thread instead, a thread that the OS
 /// preempts (or that shares its core) held up the whole pass by its part: on a machine with any
-/// other load the pass ran some 20% below the memory bandwidth that Eigen's thread pool, which
+/// other load the pass ran 10 to 25% below the memory bandwidth that Eigen's thread pool, which
 /// hands out blocks the same way, reached. Chunks start on multiples of kParallelGrain elements,
 /// so SIMD stores of different threads never share a cache line of a dense destination.
 template <bool kSimd, class Saver, class T, int N, class Plan>
@@ -123,7 +123,9 @@ void run_parallel(const Array<T, N>& dst, const Plan& plan, bool dense) {
 }
 
 /// Runs one pass evaluating `plan` into `dst` with `Saver`.
-template <class Saver, class T, int N, class Plan>
+/// TU (engine/translation_unit.h) keeps the g++ instantiation, which may use SIMD, and the nvcc
+/// one, which does not, distinct symbols.
+template <class Saver, class TU, class T, int N, class Plan>
 void run_cpu(const Array<T, N>& dst, const Plan& plan) {
   stats::record_pass();
   LayoutFacts<N> facts;

@@ -3,9 +3,9 @@
 // loops cover every axis set:
 //  - rows (the last axis reduced): each result reduces its rows with several SIMD accumulators,
 //    one block of kReduceBlock elements at a time, the blocks combined pairwise;
-//  - columns (the last axis kept): each result row accumulates whole input rows, SIMD across the
-//    kept last axis, into a tile of accumulators that stays in the L1 cache (never a strided walk
-//    down a column).
+//  - columns (the last axis kept): each result row accumulates whole input rows, four at a time,
+//    SIMD across the kept last axis, into a tile of accumulators that stays in cache (never a
+//    strided walk down a column).
 // The work is cut into chunks that depend on the shape only; a result that spans several chunks
 // is combined from their values pairwise in a fixed order, so it is bitwise the same whatever the
 // number of threads.
@@ -37,11 +37,13 @@ constexpr index_t kReduceBlock = 1024;
 constexpr index_t kReduceChunk = index_t{1} << 14;
 /// Input rows one chunk of a column reduction accumulates in sequence.
 constexpr index_t kColumnChunkRows = 128;
-/// Bytes of accumulators one column tile keeps (in the L1 cache, with the rows streaming past).
-constexpr std::size_t kColumnTileBytes = 8192;
+/// Bytes of accumulators one column tile keeps at most. A tile spans whole input rows up to this
+/// size (they then stream through memory in order, which is what hardware prefetchers follow;
+/// tiles of part of a row measured several times slower), and stays in the L2 cache.
+constexpr std::size_t kColumnTileBytes = std::size_t{1} << 18;
 
-/// Pairwise combination of a sequence of values in O(log n) memory: value k joins the value of
-/// the k - 1 before it in a binary tree, as in a binary counter.
+/// Pairwise combination of a sequence of values in O(log n) memory: like the carries of a binary
+/// counter, two combined groups of 2^k consecutive values become one group of 2^(k + 1).
 template <class Op, class A>
 class Cascade {
  public:
@@ -201,7 +203,9 @@ accumulator_t<Op, C> reduce_row(const Row& row, index_t j0, index_t j1) {
 }
 
 /// Calls f(begin, end) for parts of [0, items) on as many OpenMP threads as `elements` (the
-/// elements read in all) keep busy; one call on this thread for small work.
+/// elements read in all) keep busy; one call on this thread for small work. The parts, about an
+/// eighth of a thread's share each, go to whichever thread is free, so that a thread the system
+/// pauses holds up one part, not a share; the results never depend on which thread ran a part.
 template <class F>
 void for_each_part(index_t items, index_t elements, F&& f) {
   int threads = 1;
@@ -215,14 +219,13 @@ void for_each_part(index_t items, index_t elements, F&& f) {
     f(index_t{0}, items);
     return;
   }
+  const index_t parts = std::min(items, index_t{threads} * 8);
 #if defined(_OPENMP)
-#pragma omp parallel num_threads(threads)
-  {
-    const index_t thread = omp_get_thread_num();
-    const index_t begin = items * thread / threads, end = items * (thread + 1) / threads;
-    if (begin < end) f(begin, end);
-  }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
 #endif
+  for (index_t part = 0; part < parts; ++part) {
+    f(items * part / parts, items * (part + 1) / parts);
+  }
 }
 
 /// The row loop: the last axis of `space` is reduced. Each result reduces its `count` elements
@@ -283,9 +286,54 @@ void reduce_rows(T* dst, const ReduceSpace<N>& space, const Rows& rows) {
   });
 }
 
+/// Combines input rows r0 .. r1 - 1 of one result row, the first at index `start` of the operand
+/// (`reduced` the extent of the rows), into tile[0 .. j1 - j0) for columns j0 .. j1 - 1. With
+/// kSimd, across the columns and four rows per pass, so that the tile is loaded and stored once
+/// for four rows; the indexed reducers row by row, with the row's position.
+template <class Op, class C, bool kSimd, int N, class Rows>
+void accumulate_rows(accumulator_t<Op, C>* tile, const Rows& rows, Dim<N> start,
+                     const Dim<N>& reduced, index_t j0, index_t j1, index_t r0, index_t r1) {
+  index_t r = r0;
+#if TENSORX_HAS_SIMD
+  if constexpr (kSimd) {
+    using B = simd_batch_t<C>;
+    const index_t vector_end = j0 + (j1 - j0) / static_cast<index_t>(B::size) * B::size;
+    for (; r + 4 <= r1; r += 4) {
+      const auto row0 = rows.at(start);
+      next_index(start, reduced, N - 1);
+      const auto row1 = rows.at(start);
+      next_index(start, reduced, N - 1);
+      const auto row2 = rows.at(start);
+      next_index(start, reduced, N - 1);
+      const auto row3 = rows.at(start);
+      next_index(start, reduced, N - 1);
+      for (index_t j = j0; j < vector_end; j += B::size) {
+        C* target = tile + (j - j0);
+        const B group =
+            Op::combine(Op::combine(row0.template batch<B>(j), row1.template batch<B>(j)),
+                        Op::combine(row2.template batch<B>(j), row3.template batch<B>(j)));
+        Op::combine(B::load_unaligned(target), group).store_unaligned(target);
+      }
+      for (index_t j = vector_end; j < j1; ++j) {
+        const C group = Op::combine(Op::template combine<C>(row0.get(j), row1.get(j)),
+                                    Op::template combine<C>(row2.get(j), row3.get(j)));
+        tile[j - j0] = Op::combine(tile[j - j0], group);
+      }
+    }
+  }
+#endif
+  for (; r < r1; ++r) {
+    const auto row = rows.at(start);
+    for (index_t j = j0; j < j1; ++j) {
+      tile[j - j0] = Op::combine(tile[j - j0], Op::lift(static_cast<C>(row.get(j)), r));
+    }
+    next_index(start, reduced, N - 1);
+  }
+}
+
 /// The column loop: the last axis of `space` is kept. Each result row (the kept index without
-/// the last axis) accumulates its input rows, kColumnChunkRows at a time, into tiles of
-/// accumulators across the last axis.
+/// the last axis) accumulates its input rows, kColumnChunkRows at a time, into a tile of
+/// accumulators across the last axis (several tiles only for rows longer than kColumnTileBytes).
 template <class Op, class Saver, bool kSimd, class C, class T, int N, class Rows>
 void reduce_columns(T* dst, const ReduceSpace<N>& space, const Rows& rows) {
   using A = accumulator_t<Op, C>;
@@ -296,38 +344,23 @@ void reduce_columns(T* dst, const ReduceSpace<N>& space, const Rows& rows) {
   const Dim<N> reduced = space.reduced_dims();
   const index_t count = product(reduced), result_rows = product(kept);
   const index_t tiles = (length + kTile - 1) / kTile;
+  const index_t tile_length = std::min(length, kTile);
   const index_t chunks = (count + kColumnChunkRows - 1) / kColumnChunkRows;
   const index_t dst_step = space.dst_strides.at(N - 1);
   std::vector<A> partials(chunks > 1 ? static_cast<std::size_t>(result_rows * chunks * length) : 0);
 
   for_each_part(
       result_rows * tiles * chunks, result_rows * length * count, [&](index_t begin, index_t end) {
-        alignas(64) A tile[kTile];
+        std::vector<A> accumulators(static_cast<std::size_t>(tile_length));
+        A* tile = accumulators.data();
         for (index_t item = begin; item < end; ++item) {
           const index_t chunk = item % chunks, result_row = item / chunks / tiles;
           const index_t j0 = item / chunks % tiles * kTile, j1 = std::min(length, j0 + kTile);
           const index_t r0 = chunk * kColumnChunkRows, r1 = std::min(count, r0 + kColumnChunkRows);
           const Dim<N> origin = delinearize(result_row, kept);
           for (index_t j = j0; j < j1; ++j) tile[j - j0] = Op::template identity<C>();
-          Dim<N> start = add_dims(origin, delinearize(r0, reduced));
-          for (index_t r = r0; r < r1; ++r) {
-            const auto row = rows.at(start);
-            index_t j = j0;
-#if TENSORX_HAS_SIMD
-            if constexpr (kSimd) {
-              using B = simd_batch_t<C>;
-              for (; j + static_cast<index_t>(B::size) <= j1; j += B::size) {
-                A* target = tile + (j - j0);
-                Op::combine(B::load_aligned(target), row.template batch<B>(j))
-                    .store_aligned(target);
-              }
-            }
-#endif
-            for (; j < j1; ++j) {
-              tile[j - j0] = Op::combine(tile[j - j0], Op::lift(static_cast<C>(row.get(j)), r));
-            }
-            next_index(start, reduced, N - 1);
-          }
+          accumulate_rows<Op, C, kSimd>(tile, rows, add_dims(origin, delinearize(r0, reduced)),
+                                        reduced, j0, j1, r0, r1);
           if (chunks == 1) {
             T* target = dst + linearize(origin, space.dst_strides);
             for (index_t j = j0; j < j1; ++j) {

@@ -8,7 +8,6 @@
 #include <array>
 #include <cstddef>
 #include <limits>
-#include <optional>
 #include <sstream>
 #include <tuple>
 #include <type_traits>
@@ -88,21 +87,39 @@ ConcatExp<Axis, Es...> concat(const Es&... operands) {
 
 namespace detail {
 
+/// The row of one operand of a concat, built only where that operand has a valid row start (an
+/// empty operand has none). A union, because rows hold functors, which have no default
+/// constructor; rows are trivially copyable, so the union is too.
+template <class Row>
+union MaybeRow {
+  char none;
+  Row row;
+
+  MaybeRow() : none() {}
+  explicit MaybeRow(const Row& built) : row(built) {}
+};
+
+/// The operand row `make_row()` where `wanted`, else no row.
+template <class MakeRow>
+auto maybe_row(bool wanted, MakeRow&& make_row) {
+  using Row = decltype(make_row());
+  return wanted ? MaybeRow<Row>(make_row()) : MaybeRow<Row>();
+}
+
 /// A row of a concat: either every element from one operand (`selected`, when the concat axis is
 /// not the row's), or, along the row, element j at position origin + j from the operand whose
-/// [begins, ends) covers it. Only the rows that can be read are built: an empty operand has no
-/// valid row start. Host code (the CPU engine walks rows).
+/// [begins, ends) covers it.
 template <class C, bool kAlongRow, class... Rows>
 struct ConcatRowPlan {
   static constexpr std::size_t kCount = sizeof...(Rows);
 
-  std::tuple<std::optional<Rows>...> rows;
+  PlanPack<MaybeRow<Rows>...> rows;
   std::size_t selected = 0;
   index_t origin = 0;
   index_t begins[kCount] = {};
   index_t ends[kCount] = {};
 
-  TENSORX_FORCE_INLINE C get(index_t j) const { return get_from<0>(j); }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(index_t j) const { return get_from<0>(j); }
   template <class B>
   TENSORX_FORCE_INLINE B batch(index_t j) const {
     return batch_from<B, 0>(j);
@@ -110,18 +127,18 @@ struct ConcatRowPlan {
 
  private:
   template <std::size_t I>
-  TENSORX_FORCE_INLINE C get_from(index_t j) const {
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get_from(index_t j) const {
     if constexpr (kAlongRow) {
       const index_t position = origin + j;
       if constexpr (I + 1 < kCount) {
         if (position >= ends[I]) return get_from<I + 1>(j);
       }
-      return static_cast<C>(std::get<I>(rows)->get(position - begins[I]));
+      return static_cast<C>(pack_get<I>(rows).row.get(position - begins[I]));
     } else {
       if constexpr (I + 1 < kCount) {
         if (selected != I) return get_from<I + 1>(j);
       }
-      return static_cast<C>(std::get<I>(rows)->get(j));
+      return static_cast<C>(pack_get<I>(rows).row.get(j));
     }
   }
   template <class B, std::size_t I>
@@ -132,7 +149,7 @@ struct ConcatRowPlan {
         if (position >= ends[I]) return batch_from<B, I + 1>(j);
       }
       if (position + static_cast<index_t>(B::size) <= ends[I]) {
-        return std::get<I>(rows)->template batch<B>(position - begins[I]);
+        return pack_get<I>(rows).row.template batch<B>(position - begins[I]);
       }
       // The batch crosses into the next operand.
       return batch_of_lanes<B>([&](index_t l) { return get(j + l); });
@@ -140,7 +157,7 @@ struct ConcatRowPlan {
       if constexpr (I + 1 < kCount) {
         if (selected != I) return batch_from<B, I + 1>(j);
       }
-      return std::get<I>(rows)->template batch<B>(j);
+      return pack_get<I>(rows).row.template batch<B>(j);
     }
   }
 };
@@ -166,7 +183,7 @@ struct ConcatPlan {
   index_t ends[kCount] = {};
   index_t flat_ends[kCount] = {};
   index_t inner = 1;
-  Dim<N> choice_strides;  // the operand choice as a leaf: 0 before the axis, dense from it
+  Dim<N> choice_strides = {};  // the operand choice as a leaf: 0 before the axis, dense from it
 
   template <class B>
   static constexpr bool vectorizable = (Children::template vectorizable<B> && ...);
@@ -221,31 +238,34 @@ struct ConcatPlan {
   template <std::size_t... I>
   auto row_impl(const Dim<N>& start, std::index_sequence<I...>) const {
     constexpr bool kAlongRow = SpaceAxis == N - 1;
-    ConcatRowPlan<C, kAlongRow, decltype(pack_get<I>(children).row(start))...> row;
+    using Row = ConcatRowPlan<C, kAlongRow, decltype(pack_get<I>(children).row(start))...>;
     if constexpr (kAlongRow) {
-      row.origin = start.at(SpaceAxis);
       Dim<N> first = start;
       first.at(SpaceAxis) = 0;
-      (build_row<I>(ends[I] > begins[I], row, [&] { return pack_get<I>(children).row(first); }),
-       ...);
+      Row row{make_plan_pack(
+          maybe_row(ends[I] > begins[I], [&] { return pack_get<I>(children).row(first); })...)};
+      row.origin = start.at(SpaceAxis);
       for (std::size_t k = 0; k < kCount; ++k) {
         row.begins[k] = begins[k];
         row.ends[k] = ends[k];
       }
+      return row;
     } else {
-      const index_t position = start.at(SpaceAxis);
-      while (row.selected + 1 < kCount && position >= ends[row.selected]) ++row.selected;
+      std::size_t selected = 0;
+      while (selected + 1 < kCount && start.at(SpaceAxis) >= ends[selected]) ++selected;
       Dim<N> shifted = start;
-      shifted.at(SpaceAxis) -= begins[row.selected];
-      (build_row<I>(row.selected == I, row, [&] { return pack_get<I>(children).row(shifted); }),
-       ...);
+      shifted.at(SpaceAxis) -= begins[selected];
+      Row row{make_plan_pack(
+          maybe_row(selected == I, [&] { return pack_get<I>(children).row(shifted); })...)};
+      row.selected = selected;
+      return row;
     }
-    return row;
   }
   template <std::size_t... I>
   auto flat_row_impl(std::index_sequence<I...>) const {
-    ConcatRowPlan<C, true, decltype(pack_get<I>(children).flat_row())...> row;
-    (build_row<I>(ends[I] > begins[I], row, [&] { return pack_get<I>(children).flat_row(); }), ...);
+    using Row = ConcatRowPlan<C, true, decltype(pack_get<I>(children).flat_row())...>;
+    Row row{make_plan_pack(
+        maybe_row(ends[I] > begins[I], [&] { return pack_get<I>(children).flat_row(); })...)};
     for (std::size_t k = 0; k < kCount; ++k) {
       row.begins[k] = begins[k] * inner;
       row.ends[k] = flat_ends[k];
@@ -256,11 +276,6 @@ struct ConcatPlan {
   void visit_impl(Visitor& visitor, std::index_sequence<I...>) const {
     visitor(static_cast<const void*>(nullptr), choice_strides, sizeof(C));
     (pack_get<I>(children).visit_leaves(visitor), ...);
-  }
-  /// Builds the row of operand I where it is `wanted` (and so has a valid start).
-  template <std::size_t I, class Row, class MakeRow>
-  static void build_row(bool wanted, Row& row, MakeRow&& make_row) {
-    if (wanted) std::get<I>(row.rows).emplace(make_row());
   }
 };
 

@@ -14,7 +14,7 @@ template <class Plan>
 struct FlatRow {
   Plan plan;
 
-  TENSORX_FORCE_INLINE auto get(index_t j) const { return plan.flat(j); }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto get(index_t j) const { return plan.flat(j); }
   template <class B>
   TENSORX_FORCE_INLINE B batch(index_t j) const {
     return batch_of_lanes<B>([&](index_t l) { return plan.flat(j + l); });

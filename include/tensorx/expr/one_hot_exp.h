@@ -63,7 +63,9 @@ struct OneHotRow {
   index_t step;    // 1, or 0 where a depth of 1 is broadcast along the row
   index_t hot;     // the selected column, relative to class `first`
 
-  TENSORX_FORCE_INLINE C get(index_t j) const { return (origin + j) * step == hot ? C(1) : C(0); }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(index_t j) const {
+    return (origin + j) * step == hot ? C(1) : C(0);
+  }
 };
 
 /// The plan of a one-hot of rank K + 1 in an iteration space of rank M >= K + 1 (its axes are the

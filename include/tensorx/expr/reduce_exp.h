@@ -72,7 +72,7 @@ class ReduceExp : public Exp<ReduceExp<Op, E, kKeepDims, Axes...>> {
   static_assert(detail::axes_in_range<E::rank, Axes...>(),
                 "A reduction axis is out of range: the axes of a rank-N expression are 0 to N - 1 "
                 "(or -N to -1 counting from the end).");
-  static_assert(sizeof...(Axes) == 0 ||
+  static_assert(sizeof...(Axes) == 0 || !detail::axes_in_range<E::rank, Axes...>() ||
                     detail::count_axes(detail::axis_mask<E::rank, Axes...>()) == sizeof...(Axes),
                 "A reduction axis appears twice in the axis list.");
   static_assert(!Op::kIndexed || sizeof...(Axes) == 1,
@@ -84,7 +84,10 @@ class ReduceExp : public Exp<ReduceExp<Op, E, kKeepDims, Axes...>> {
   using reducer = Op;
   /// Bit i set: axis i of the operand is reduced.
   static constexpr unsigned kAxes = detail::axis_mask<E::rank, Axes...>();
-  static constexpr int rank = kKeepDims ? E::rank : E::rank - detail::count_axes(kAxes);
+  // Counting the listed axes (not the mask's bits) keeps the rank right while a static_assert
+  // above reports a bad axis, so that no second error follows it.
+  static constexpr int rank =
+      kKeepDims ? E::rank : E::rank - (sizeof...(Axes) == 0 ? E::rank : int{sizeof...(Axes)});
 
   explicit ReduceExp(E e) : e_(std::move(e)) {}
 

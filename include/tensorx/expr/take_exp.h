@@ -80,7 +80,7 @@ struct GatherRow {
   RowLeafPlan<I> indices;
   index_t rows;
 
-  TENSORX_FORCE_INLINE C get(index_t j) const {
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(index_t j) const {
     return static_cast<C>(table.at(Dim<1>(clamp_row(indices.get(j), rows))));
   }
 };

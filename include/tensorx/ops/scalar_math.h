@@ -20,6 +20,7 @@ constexpr bool is_real_v = std::is_same_v<T, float> || std::is_same_v<T, double>
 template <class T>
 constexpr bool is_number_v = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 
+/// True for a floating-point NaN; integers are never NaN.
 template <class T>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE bool is_nan(const T& x) {
   if constexpr (std::is_floating_point_v<T>) {
