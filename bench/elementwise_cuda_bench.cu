@@ -6,47 +6,29 @@
 // on the stream tensorx runs on. The peers (PyTorch eager and torch.compile) are timed on the same
 // expressions and sizes by bench/torch_elementwise.py.
 //   bench_elementwise_cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#include <benchmark/benchmark.h>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
 #include <iostream>
-#include <random>
-#include <stdexcept>
-#include <vector>
+#include <string>
 
-#include "tensorx/tensorx.h"
+#include "gpu_bench.cuh"
 
 namespace tx = tensorx;
+using gpu_bench::random_on_gpu;
 
 namespace {
 
 // 2^26 floats per stream; the matrix cases view them as kRows x kRows.
 constexpr tx::index_t kCount = tx::index_t{1} << 26;
 constexpr tx::index_t kRows = tx::index_t{1} << 13;
-
-void check(cudaError_t status) {
-  if (status != cudaSuccess) throw std::runtime_error(cudaGetErrorString(status));
-}
-
-template <int N>
-tx::Array<float, N> random_on_gpu(const tx::Dim<N>& dims, float low, float high, unsigned seed) {
-  tx::Array<float, N> host(dims);
-  std::minstd_rand rng(seed);
-  std::uniform_real_distribution<float> value(low, high);
-  for (tx::index_t i = 0; i < host.numel(); ++i) host.data()[i] = value(rng);
-  return tx::to(host, tx::CudaPlace(0));
-}
+constexpr double kStreamBytes = static_cast<double>(kCount) * sizeof(float);
 
 // Inputs (random, never zeros) and the output, shared by every case.
 struct Operands {
   Operands()
-      : a(random_on_gpu(tx::make_dim(kCount), -6.0f, 6.0f, 1)),
-        b(random_on_gpu(tx::make_dim(kCount), -1.0f, 1.0f, 2)),
-        d(random_on_gpu(tx::make_dim(kCount), -1.0f, 1.0f, 3)),
-        c(random_on_gpu(tx::make_dim(kCount), -1.0f, 1.0f, 4)),
-        bias(random_on_gpu(tx::make_dim(kRows), -0.5f, 0.5f, 5)),
+      : a(random_on_gpu<float>(tx::make_dim(kCount), -6.0f, 6.0f, 1)),
+        b(random_on_gpu<float>(tx::make_dim(kCount), -1.0f, 1.0f, 2)),
+        d(random_on_gpu<float>(tx::make_dim(kCount), -1.0f, 1.0f, 3)),
+        c(random_on_gpu<float>(tx::make_dim(kCount), -1.0f, 1.0f, 4)),
+        bias(random_on_gpu<float>(tx::make_dim(kRows), -0.5f, 0.5f, 5)),
         a2(tx::reshape(a, tx::make_dim(kRows, kRows))),
         c2(tx::reshape(c, tx::make_dim(kRows, kRows))) {}
   tx::Array<float, 1> a, b, d, c, bias;
@@ -58,81 +40,24 @@ const Operands& operands() {
   return instance;
 }
 
-// Start and stop events on the stream tensorx uses for device 0.
-struct Timer {
-  Timer() : stream(tx::current_stream(0)) {
-    check(cudaEventCreate(&start));
-    check(cudaEventCreate(&stop));
-  }
-  ~Timer() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  Timer(const Timer&) = delete;
-  Timer& operator=(const Timer&) = delete;
-
-  // Seconds that `work` takes on the GPU, from events queued around it.
-  template <class Work>
-  double seconds(Work&& work) const {
-    check(cudaEventRecord(start, stream));
-    work();
-    check(cudaEventRecord(stop, stream));
-    check(cudaEventSynchronize(stop));
-    float milliseconds = 0.0f;
-    check(cudaEventElapsedTime(&milliseconds, start, stop));
-    return milliseconds * 1e-3;
-  }
-
-  cudaStream_t stream;
-  cudaEvent_t start;
-  cudaEvent_t stop;
-};
-
-void copy(const tx::Array<float, 1>& to, const tx::Array<float, 1>& from, cudaStream_t stream) {
-  check(cudaMemcpyAsync(to.data(), from.data(), kCount * sizeof(float), cudaMemcpyDeviceToDevice,
-                        stream));
+void copy(const Operands& x, cudaStream_t stream) {
+  gpu_bench::check(cudaMemcpyAsync(x.c.data(), x.a.data(), kCount * sizeof(float),
+                                   cudaMemcpyDeviceToDevice, stream));
 }
 
-// The ceiling: read 2^26 floats and write them elsewhere, median of 21 copies after a warm-up.
-double copy_bandwidth() {
-  static const double bandwidth = [] {
-    const Operands& x = operands();
-    const Timer timer;
-    copy(x.c, x.a, timer.stream);
-    std::vector<double> times;
-    for (int i = 0; i < 21; ++i)
-      times.push_back(timer.seconds([&] { copy(x.c, x.a, timer.stream); }));
-    std::nth_element(times.begin(), times.begin() + 10, times.end());
-    return 2.0 * kCount * sizeof(float) / times[10];
-  }();
-  return bandwidth;
-}
-
-// Times `work` once per iteration after a warm-up; `streams` arrays of 2^26 floats are read or
-// written per call.
+// Times `work`, which reads or writes `streams` arrays of 2^26 floats per call, against the copy.
 template <class Work>
 void time_on_gpu(benchmark::State& state, int streams, Work&& work) {
-  const double ceiling = copy_bandwidth();
-  const Timer timer;
-  work();
-  check(cudaStreamSynchronize(timer.stream));
-  double total = 0.0;
-  for (auto _ : state) {
-    const double seconds = timer.seconds(work);
-    state.SetIterationTime(seconds);
-    total += seconds;
-  }
-  const double bytes = static_cast<double>(streams) * kCount * sizeof(float);
-  const double bandwidth = bytes * static_cast<double>(state.iterations()) / total;
-  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
-  state.counters["GB_per_s"] = bandwidth * 1e-9;
-  state.counters["fraction_of_copy"] = bandwidth / ceiling;
+  const Operands& x = operands();
+  static const double ceiling =
+      gpu_bench::copy_bandwidth(x.c.data(), x.a.data(), kCount * sizeof(float));
+  gpu_bench::time_bandwidth(state, streams * kStreamBytes, ceiling, work);
 }
 
 void copy_cuda(benchmark::State& state) {
   const Operands& x = operands();
   const cudaStream_t stream = tx::current_stream(0);
-  time_on_gpu(state, 2, [&] { copy(x.c, x.a, stream); });
+  time_on_gpu(state, 2, [&] { copy(x, stream); });
 }
 
 void triad_tensorx(benchmark::State& state) {
@@ -178,7 +103,7 @@ int main(int argc, char** argv) {
   register_case("bias_relu/tensorx", bias_relu_tensorx);
   register_case("transpose/tensorx", transpose_tensorx);
   cudaDeviceProp properties{};
-  check(cudaGetDeviceProperties(&properties, 0));
+  gpu_bench::check(cudaGetDeviceProperties(&properties, 0));
   benchmark::AddCustomContext("gpu", properties.name);
   benchmark::AddCustomContext("elements", std::to_string(kCount));
   benchmark::RunSpecifiedBenchmarks();

@@ -2,39 +2,22 @@
 // stream (the contract: within 3%). Sizes: 4096^3 in float and float16 (tensor cores), and the
 // Tensor Comprehensions benchmarks, transposed matmul C = A * B^T with (M, K, N) = (128, 32, 256),
 // (128, 1024, 1024), (128, 4096, 16384) and batched transposed matmul Z[b] = X[b] * Y[b]^T with
-// (B, N, M, K) = (500, 26, 72, 26). Each iteration is one product timed with CUDA events, so
-// host overhead counts where the GPU would otherwise wait for it.
+// (B, N, M, K) = (500, 26, 72, 26). Each iteration is one product timed with CUDA events
+// (bench/gpu_bench.cuh). PyTorch's times for the same sizes come from bench/torch_gemm.py.
 //   bench_gemm_cuda --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
-#include <benchmark/benchmark.h>
-#include <cublas_v2.h>
-#include <cuda_fp16.h>
-#include <cuda_runtime.h>
-
 #include <iostream>
-#include <random>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
 
-#include "tensorx/array/array.h"
-#include "tensorx/array/global_ops.h"
-#include "tensorx/blas/blas_vendor.h"
-#include "tensorx/blas/gemm.h"
-#include "tensorx/core/float16.h"
-#include "tensorx/place/device.h"
+#include "gpu_bench.cuh"
 
 namespace tx = tensorx;
+using gpu_bench::check;
+using gpu_bench::random_on_gpu;
 
 namespace {
-
-void check(cudaError_t status) {
-  if (status != cudaSuccess) throw std::runtime_error(cudaGetErrorString(status));
-}
-void check(cublasStatus_t status) {
-  if (status != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(cublasGetStatusName(status));
-}
 
 // C (batch x m x n) = A (batch x m x k) * op(B), B stored k x n, or n x k when transposed.
 struct Problem {
@@ -46,21 +29,13 @@ struct Problem {
 };
 
 template <class T>
-tx::Array<T, 3> random_on_gpu(const tx::Dim<3>& dims, unsigned seed) {
-  tx::Array<T, 3> host(dims);
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  for (tx::index_t i = 0; i < host.numel(); ++i) host.data()[i] = static_cast<T>(value(rng));
-  return tx::to(host, tx::CudaPlace(0));
-}
-
-template <class T>
 struct Operands {
   explicit Operands(const Problem& p)
-      : a(random_on_gpu<T>(tx::make_dim(p.batch, p.m, p.k), 1)),
+      : a(random_on_gpu<T>(tx::make_dim(p.batch, p.m, p.k), -1.0f, 1.0f, 1)),
         b(random_on_gpu<T>(
-            p.transpose_b ? tx::make_dim(p.batch, p.n, p.k) : tx::make_dim(p.batch, p.k, p.n), 2)),
-        c(random_on_gpu<T>(tx::make_dim(p.batch, p.m, p.n), 3)) {}
+            p.transpose_b ? tx::make_dim(p.batch, p.n, p.k) : tx::make_dim(p.batch, p.k, p.n),
+            -1.0f, 1.0f, 2)),
+        c(random_on_gpu<T>(tx::make_dim(p.batch, p.m, p.n), -1.0f, 1.0f, 3)) {}
   tx::Array<T, 3> a;
   tx::Array<T, 3> b;
   tx::Array<T, 3> c;
@@ -112,35 +87,15 @@ void run_cublas(cublasHandle_t handle, const Problem& p, const Operands<T>& x) {
   }
 }
 
-// Times `product` once per iteration with CUDA events on the default stream (where tensorx runs
-// without a StreamGuard) and reports the flop rate.
-template <class Product>
-void time_on_gpu(benchmark::State& state, const Problem& p, Product&& product) {
-  cudaEvent_t start;
-  cudaEvent_t stop;
-  check(cudaEventCreate(&start));
-  check(cudaEventCreate(&stop));
-  product();  // warm-up: handles, heuristics, lazy module loading
-  check(cudaDeviceSynchronize());
-  for (auto _ : state) {
-    check(cudaEventRecord(start));
-    product();
-    check(cudaEventRecord(stop));
-    check(cudaEventSynchronize(stop));
-    float milliseconds = 0;
-    check(cudaEventElapsedTime(&milliseconds, start, stop));
-    state.SetIterationTime(milliseconds / 1000.0);
-  }
-  check(cudaEventDestroy(start));
-  check(cudaEventDestroy(stop));
-  state.counters["flops"] = benchmark::Counter(2.0 * p.batch * static_cast<double>(p.m) * p.n * p.k,
-                                               benchmark::Counter::kIsIterationInvariantRate);
+// 2 m n k per matrix of the batch.
+double flop_of(const Problem& p) {
+  return 2.0 * p.batch * static_cast<double>(p.m) * p.n * p.k;
 }
 
 template <class T>
 void gemm_tensorx(benchmark::State& state, Problem p) {
   const Operands<T> x(p);
-  time_on_gpu(state, p, [&] { run_tensorx(p, x); });
+  gpu_bench::time_flops(state, flop_of(p), [&] { run_tensorx(p, x); });
 }
 
 template <class T>
@@ -148,7 +103,7 @@ void gemm_cublas(benchmark::State& state, Problem p) {
   const Operands<T> x(p);
   cublasHandle_t handle = nullptr;
   check(cublasCreate(&handle));
-  time_on_gpu(state, p, [&] { run_cublas(handle, p, x); });
+  gpu_bench::time_flops(state, flop_of(p), [&] { run_cublas(handle, p, x); });
   check(cublasDestroy(handle));
 }
 

@@ -7,19 +7,12 @@
 // beyond the L2 cache); each iteration is one assignment timed with CUDA events on the stream
 // tensorx runs on. PyTorch's times for the same cases come from bench/torch_reduce.py.
 //   bench_reduce_cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#include <benchmark/benchmark.h>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdint>
 #include <iostream>
-#include <random>
-#include <stdexcept>
-#include <vector>
 
-#include "tensorx/tensorx.h"
+#include "gpu_bench.cuh"
 
 namespace tx = tensorx;
+using gpu_bench::random_on_gpu;
 
 namespace {
 
@@ -27,24 +20,11 @@ constexpr tx::index_t kRows = tx::index_t{1} << 13;
 constexpr tx::index_t kCount = kRows * kRows;
 constexpr double kMatrixBytes = static_cast<double>(kCount) * sizeof(float);
 
-void check(cudaError_t status) {
-  if (status != cudaSuccess) throw std::runtime_error(cudaGetErrorString(status));
-}
-
-template <int N>
-tx::Array<float, N> random_on_gpu(const tx::Dim<N>& dims, float low, float high, unsigned seed) {
-  tx::Array<float, N> host(dims);
-  std::minstd_rand rng(seed);
-  std::uniform_real_distribution<float> value(low, high);
-  for (tx::index_t i = 0; i < host.numel(); ++i) host.data()[i] = value(rng);
-  return tx::to(host, tx::CudaPlace(0));
-}
-
 struct Operands {
   Operands()
-      : a(random_on_gpu(tx::make_dim(kCount), -4.0f, 4.0f, 1)),
-        b(random_on_gpu(tx::make_dim(kCount), -1.0f, 1.0f, 2)),
-        c(random_on_gpu(tx::make_dim(kCount), -1.0f, 1.0f, 3)),
+      : a(random_on_gpu<float>(tx::make_dim(kCount), -4.0f, 4.0f, 1)),
+        b(random_on_gpu<float>(tx::make_dim(kCount), -1.0f, 1.0f, 2)),
+        c(random_on_gpu<float>(tx::make_dim(kCount), -1.0f, 1.0f, 3)),
         m(tx::reshape(a, tx::make_dim(kRows, kRows))),
         p(tx::reshape(c, tx::make_dim(kRows, kRows))),
         rows(tx::make_dim(kRows), tx::CudaPlace(0)),
@@ -61,71 +41,19 @@ const Operands& operands() {
   return instance;
 }
 
-struct Timer {
-  Timer() : stream(tx::current_stream(0)) {
-    check(cudaEventCreate(&start));
-    check(cudaEventCreate(&stop));
-  }
-  ~Timer() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  Timer(const Timer&) = delete;
-  Timer& operator=(const Timer&) = delete;
-
-  template <class Work>
-  double seconds(Work&& work) const {
-    check(cudaEventRecord(start, stream));
-    work();
-    check(cudaEventRecord(stop, stream));
-    check(cudaEventSynchronize(stop));
-    float milliseconds = 0.0f;
-    check(cudaEventElapsedTime(&milliseconds, start, stop));
-    return milliseconds * 1e-3;
-  }
-
-  cudaStream_t stream;
-  cudaEvent_t start;
-  cudaEvent_t stop;
-};
-
 void copy_matrix(cudaStream_t stream) {
   const Operands& x = operands();
-  check(cudaMemcpyAsync(x.c.data(), x.a.data(), kCount * sizeof(float), cudaMemcpyDeviceToDevice,
-                        stream));
+  gpu_bench::check(cudaMemcpyAsync(x.c.data(), x.a.data(), kCount * sizeof(float),
+                                   cudaMemcpyDeviceToDevice, stream));
 }
 
-// The ceiling: bytes read plus written per second by a device-to-device copy of the matrix,
-// median of 21 copies after a warm-up.
-double copy_bandwidth() {
-  static const double bandwidth = [] {
-    const Timer timer;
-    copy_matrix(timer.stream);
-    std::vector<double> times;
-    for (int i = 0; i < 21; ++i) times.push_back(timer.seconds([&] { copy_matrix(timer.stream); }));
-    std::nth_element(times.begin(), times.begin() + 10, times.end());
-    return 2.0 * kMatrixBytes / times[10];
-  }();
-  return bandwidth;
-}
-
-// Times `work`, which moves `bytes`, once per iteration after a warm-up.
+// Times `work`, which moves `bytes`, against the ceiling: a device-to-device copy of the matrix.
 template <class Work>
 void time_on_gpu(benchmark::State& state, double bytes, Work&& work) {
-  const double ceiling = copy_bandwidth();
-  const Timer timer;
-  work();
-  check(cudaStreamSynchronize(timer.stream));
-  double total = 0.0;
-  for (auto _ : state) {
-    const double seconds = timer.seconds(work);
-    state.SetIterationTime(seconds);
-    total += seconds;
-  }
-  const double bandwidth = bytes * static_cast<double>(state.iterations()) / total;
-  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
-  state.counters["GB_per_s"] = bandwidth * 1e-9;
-  state.counters["fraction_of_copy"] = bandwidth / ceiling;
+  const Operands& x = operands();
+  static const double ceiling =
+      gpu_bench::copy_bandwidth(x.c.data(), x.a.data(), kCount * sizeof(float));
+  gpu_bench::time_bandwidth(state, bytes, ceiling, work);
 }
 
 void copy_cuda(benchmark::State& state) {

@@ -8,13 +8,13 @@ copy of 2^26 floats measured in the same process. Run it on the GPU machine next
     python3 bench/torch_elementwise.py [--repetitions 50]
 """
 import argparse
-import statistics
 
 import torch
 
+from torch_timing import median_seconds, uniform
+
 COUNT = 1 << 26
 ROWS = 1 << 13
-DEVICE = "cuda"
 
 
 def triad(a, b, d):
@@ -35,28 +35,6 @@ def bias_relu(x, bias):
 
 def transpose(x):
     return x.t().contiguous()
-
-
-def median_seconds(function, arguments, repetitions):
-    """Median time of function(*arguments) on the GPU, from events recorded around each call."""
-    for _ in range(3):
-        function(*arguments)
-    torch.cuda.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    stop = torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(repetitions):
-        start.record()
-        function(*arguments)
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1e-3)
-    return statistics.median(times)
-
-
-def uniform(shape, low, high, seed):
-    generator = torch.Generator(device=DEVICE).manual_seed(seed)
-    return torch.empty(shape, device=DEVICE).uniform_(low, high, generator=generator)
 
 
 def main():

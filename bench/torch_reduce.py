@@ -9,13 +9,13 @@ the medians:
     python3 bench/torch_reduce.py [--repetitions 50]
 """
 import argparse
-import statistics
 
 import torch
 
+from torch_timing import median_seconds, uniform
+
 ROWS = 1 << 13
 COUNT = ROWS * ROWS
-DEVICE = "cuda"
 
 
 def row_sums(m):
@@ -40,28 +40,6 @@ def dot_sum(a, b):
 
 def softmax_rows(m):
     return torch.softmax(m, dim=1)
-
-
-def median_seconds(function, arguments, repetitions):
-    """Median time of function(*arguments) on the GPU, from events recorded around each call."""
-    for _ in range(3):
-        function(*arguments)
-    torch.cuda.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    stop = torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(repetitions):
-        start.record()
-        function(*arguments)
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1e-3)
-    return statistics.median(times)
-
-
-def uniform(shape, low, high, seed):
-    generator = torch.Generator(device=DEVICE).manual_seed(seed)
-    return torch.empty(shape, device=DEVICE).uniform_(low, high, generator=generator)
 
 
 def main():

@@ -12,43 +12,16 @@
 
 namespace tensorx {
 namespace detail {
-namespace {
-
-struct CublasTypes {
-  cudaDataType_t data;
-  cublasComputeType_t compute;
-};
-
-CublasTypes cublas_types(DataType type) {
-  switch (type) {
-    case DataType::kFloat32:
-      return {CUDA_R_32F, CUBLAS_COMPUTE_32F};
-    case DataType::kFloat64:
-      return {CUDA_R_64F, CUBLAS_COMPUTE_64F};
-    case DataType::kFloat16:
-      return {CUDA_R_16F, CUBLAS_COMPUTE_32F};
-    default:
-      throw TypeError(message("cuBLAS gemm multiplies float32, float64 or float16, not ", type));
-  }
-}
-
-cublasOperation_t cublas_operation(bool transpose) {
-  return transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
-}
-
-}  // namespace
 
 void gpu_gemm(const GemmCall& call) {
   const int device = device_of(call.place);
   const cuda::DeviceGuard guard(device);
   const cublasHandle_t handle = cublas_handle(device, current_stream(device));
   const CublasTypes types = cublas_types(call.type);
-  // alpha and beta as cuBLAS reads them: host values of the compute type.
-  const bool wide = types.compute == CUBLAS_COMPUTE_64F;
-  const float alpha32 = static_cast<float>(call.alpha);
-  const float beta32 = static_cast<float>(call.beta);
-  const void* alpha = wide ? static_cast<const void*>(&call.alpha) : &alpha32;
-  const void* beta = wide ? static_cast<const void*>(&call.beta) : &beta32;
+  const ScaleValue alpha_value(call.alpha, types.scale);
+  const ScaleValue beta_value(call.beta, types.scale);
+  const void* alpha = alpha_value.get();
+  const void* beta = beta_value.get();
   const cublasOperation_t op_a = cublas_operation(call.transpose_a);
   const cublasOperation_t op_b = cublas_operation(call.transpose_b);
   if (call.batch == 1) {

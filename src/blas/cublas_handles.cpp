@@ -1,7 +1,7 @@
-// The process-wide cache of cuBLAS handles. A handle belongs to the device that was current when
-// it was created, and cuBLAS allows threads to share one as long as its settings do not change:
-// keying by (device, stream) gives every handle one stream forever, so sharing is safe and each
-// stream's calls stay ordered with its workspace.
+// The process-wide caches of cuBLAS and cuBLASLt handles. A handle belongs to the device that was
+// current when it was created, and cuBLAS allows threads to share one as long as its settings do
+// not change: keying cuBLAS handles by (device, stream) gives every handle one stream forever, so
+// sharing is safe and each stream's calls stay ordered with its workspace.
 #include "blas/cublas_handles.h"
 
 #include <map>
@@ -12,6 +12,22 @@
 
 namespace tensorx {
 namespace detail {
+namespace {
+
+// The handle cached under `key`, made by `create` the first time. Entries are never destroyed:
+// at process exit the CUDA runtime may already be gone, and destroying a handle then fails or
+// crashes; the driver reclaims everything anyway.
+template <class Key, class Handle, class Create>
+Handle cached_handle(const Key& key, Create create) {
+  static std::mutex mutex;
+  static auto* handles = new std::map<Key, Handle>();
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto found = handles->find(key);
+  if (found == handles->end()) found = handles->emplace(key, create()).first;
+  return found->second;
+}
+
+}  // namespace
 
 void cublas_check(cublasStatus_t status, const char* call) {
   if (status == CUBLAS_STATUS_SUCCESS) return;
@@ -19,22 +35,38 @@ void cublas_check(cublasStatus_t status, const char* call) {
                           cublasGetStatusString(status), ")"));
 }
 
-cublasHandle_t cublas_handle(int device, StreamHandle stream) {
-  static std::mutex mutex;
-  // Never destroyed: at process exit the CUDA runtime may already be gone, and destroying a
-  // handle then fails or crashes; the driver reclaims everything anyway.
-  static auto* handles = new std::map<std::pair<int, StreamHandle>, cublasHandle_t>();
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto found = handles->find({device, stream});
-  if (found == handles->end()) {
-    cublasHandle_t handle = nullptr;
-    cublas_check(cublasCreate(&handle), "cublasCreate");
-    found = handles->emplace(std::pair(device, stream), handle).first;
+CublasTypes cublas_types(DataType type) {
+  switch (type) {
+    case DataType::kFloat32:
+      return {CUDA_R_32F, CUBLAS_COMPUTE_32F, CUDA_R_32F};
+    case DataType::kFloat64:
+      return {CUDA_R_64F, CUBLAS_COMPUTE_64F, CUDA_R_64F};
+    case DataType::kFloat16:
+      return {CUDA_R_16F, CUBLAS_COMPUTE_32F, CUDA_R_32F};
+    default:
+      throw TypeError(message("cuBLAS gemm multiplies float32, float64 or float16, not ", type));
   }
+}
+
+cublasHandle_t cublas_handle(int device, StreamHandle stream) {
+  const cublasHandle_t handle =
+      cached_handle<std::pair<int, StreamHandle>, cublasHandle_t>({device, stream}, [] {
+        cublasHandle_t created = nullptr;
+        cublas_check(cublasCreate(&created), "cublasCreate");
+        return created;
+      });
   // Set before every call, as cuBLAS recommends: a destroyed stream's address can come back as a
   // new stream, and this keeps the handle's binding explicit whatever happened in between.
-  cublas_check(cublasSetStream(found->second, stream), "cublasSetStream");
-  return found->second;
+  cublas_check(cublasSetStream(handle, stream), "cublasSetStream");
+  return handle;
+}
+
+cublasLtHandle_t cublaslt_handle(int device) {
+  return cached_handle<int, cublasLtHandle_t>(device, [] {
+    cublasLtHandle_t created = nullptr;
+    cublas_check(cublasLtCreate(&created), "cublasLtCreate");
+    return created;
+  });
 }
 
 }  // namespace detail

@@ -1,7 +1,9 @@
-// detail::gemm and detail::batch_gemm: check, map the row-major operands onto one column-major
-// BLAS call, run it on the operands' place, and write C back when it went through a temporary.
+// detail::gemm, detail::batch_gemm and detail::fused_gemm: check, map the row-major operands onto
+// one column-major BLAS call, run it on the operands' place, and write C back when it went through
+// a temporary.
 #include "tensorx/blas/compiled_gemm.h"
 
+#include <cstdint>
 #include <utility>
 
 #include "blas/blas_operand.h"
@@ -12,41 +14,52 @@ namespace tensorx {
 namespace detail {
 namespace {
 
-void run_gemm(GemmRequest request, double alpha, double beta) {
-  check_gemm(request);
+// One checked request mapped onto one column-major BLAS call, with the dense copies the call
+// reads or writes kept alive until it has run.
+struct PlannedGemm {
+  GemmCall call;
+  PreparedOperand a;
+  PreparedOperand b;
+  PreparedOperand out;
+  ZeroOperands zeros;
+};
+
+// Maps a checked, non-empty request onto the call. beta != 0 makes the call read C.
+PlannedGemm plan_gemm(GemmRequest& request, double alpha, double beta) {
   const MatrixRef& c = request.c.matrix;
-  if (c.rows == 0 || c.cols == 0 || request.c.count == 0) return;
+  PlannedGemm plan;
 
   // An empty inner extent leaves C = beta * C. BLAS libraries have disagreed on K = 0 (rocBLAS
   // once returned without scaling C; PyTorch steps around cuBLAS there), so such a product runs as
   // a K = 1 product of zeros with alpha = 0, which every BLAS gets right, beta = 0 included.
-  ZeroOperands zeros;
   if (inner_extent(request) == 0) {
-    zeros = zero_operands(c.type, c.place, c.rows, c.cols);
-    request.a = zeros.a;
-    request.b = zeros.b;
+    plan.zeros = zero_operands(c.type, c.place, c.rows, c.cols);
+    request.a = plan.zeros.a;
+    request.b = plan.zeros.b;
     request.trans_a = request.trans_b = Trans::kNo;
     alpha = 0;
   }
 
-  const PreparedOperand a = prepare_input(request.a);
-  const PreparedOperand b = prepare_input(request.b);
-  const PreparedOperand out = prepare_output(request.c, request.a, request.b, beta != 0);
+  plan.a = prepare_input(request.a);
+  plan.b = prepare_input(request.b);
+  plan.out = prepare_output(request.c, request.a, request.b, beta != 0);
+  const PreparedOperand& a = plan.a;
+  const PreparedOperand& b = plan.b;
 
   // op(X) is the matrix the BLAS reads, transposed once for the view (PreparedOperand::transposed)
   // and once more when the caller asked for X^T.
   const bool flip_a = a.transposed != (request.trans_a == Trans::kYes);
   const bool flip_b = b.transposed != (request.trans_b == Trans::kYes);
 
-  GemmCall call;
+  GemmCall& call = plan.call;
   call.type = c.type;
   call.place = c.place;
   call.k = inner_extent(request);
   call.batch = request.c.count;
   call.alpha = alpha;
   call.beta = beta;
-  call.c = out.blas;
-  if (out.transposed) {
+  call.c = plan.out.blas;
+  if (plan.out.transposed) {
     // The BLAS sees C^T = op(B)^T * op(A)^T: swap the operands and flip both flags.
     call.m = c.cols;
     call.n = c.rows;
@@ -62,26 +75,63 @@ void run_gemm(GemmRequest request, double alpha, double beta) {
     call.b = b.blas;
     call.transpose_b = flip_b;
   }
-
-  if (is_cpu_place(call.place)) {
-    cpu_gemm(call);
-  } else {
-    gpu_gemm(call);
-  }
-  write_back(out, request.c);
+  return plan;
 }
 
-}  // namespace
+bool is_empty_output(const GemmRequest& request) {
+  const MatrixRef& c = request.c.matrix;
+  return c.rows == 0 || c.cols == 0 || request.c.count == 0;
+}
 
-void gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const MatrixRef& b,
-          double beta, const MatrixRef& c) {
+void run_gemm(GemmRequest request, double alpha, double beta) {
+  check_gemm(request);
+  if (is_empty_output(request)) return;
+  const PlannedGemm plan = plan_gemm(request, alpha, beta);
+  if (is_cpu_place(plan.call.place)) {
+    cpu_gemm(plan.call);
+  } else {
+    gpu_gemm(plan.call);
+  }
+  write_back(plan.out, request.c);
+}
+
+GemmRequest single_request(Trans trans_a, Trans trans_b, const MatrixRef& a, const MatrixRef& b,
+                           const MatrixRef& c) {
   GemmRequest request;
   request.trans_a = trans_a;
   request.trans_b = trans_b;
   request.a.matrix = a;
   request.b.matrix = b;
   request.c.matrix = c;
-  run_gemm(std::move(request), alpha, beta);
+  return request;
+}
+
+}  // namespace
+
+void gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const MatrixRef& b,
+          double beta, const MatrixRef& c) {
+  run_gemm(single_request(trans_a, trans_b, a, b, c), alpha, beta);
+}
+
+bool fused_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const MatrixRef& b,
+                const void* bias, GemmActivation activation, const MatrixRef& c) {
+  GemmRequest request = single_request(trans_a, trans_b, a, b, c);
+  check_gemm(request);
+  if (is_cpu_place(c.place)) return false;
+  if (is_empty_output(request)) return true;
+  // K = 0 would run on zero operands with alpha = 0; the epilogue then still has to add the bias
+  // and apply the activation, which the caller's element-wise pass does just as well.
+  if (inner_extent(request) == 0) return false;
+  // The epilogue may read the bias in 16-byte vectors, and cuBLASLt's heuristic has no alignment
+  // preference for it: a bias view at an odd offset takes the caller's route.
+  if (reinterpret_cast<std::uintptr_t>(bias) % 16 != 0) return false;
+  const PlannedGemm plan = plan_gemm(request, alpha, 0.0);
+  // The epilogue's bias runs along the rows of the BLAS's column-major D, which are C's columns
+  // only when the BLAS writes C^T, i.e. C (or its dense stand-in) is row-major.
+  if (!plan.out.transposed) return false;
+  if (!gpu_fused_gemm(plan.call, bias, activation)) return false;
+  write_back(plan.out, request.c);
+  return true;
 }
 
 void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixBatchRef& a,

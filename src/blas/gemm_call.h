@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "tensorx/blas/compiled_gemm.h"
 #include "tensorx/core/config.h"
 #include "tensorx/core/data_type.h"
 #include "tensorx/place/place.h"
@@ -44,6 +45,12 @@ void cpu_gemm(const GemmCall& call);
 /// Runs `call` with cuBLAS on the current stream of the call's device; in a build without CUDA it
 /// throws DeviceError.
 void gpu_gemm(const GemmCall& call);
+
+/// Runs `call` (batch 1, beta 0) as one cuBLASLt matmul whose epilogue adds `bias` (nullptr: no
+/// bias), a contiguous vector of call.m elements broadcast along the columns of C, and applies
+/// `activation`. Returns false, having written nothing, where cuBLASLt has no algorithm for the
+/// combination (and always in a build without CUDA).
+bool gpu_fused_gemm(const GemmCall& call, const void* bias, GemmActivation activation);
 
 /// The CPU BLAS's description of itself (blas_vendor().cpu).
 std::string cpu_blas_name();

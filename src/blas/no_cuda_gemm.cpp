@@ -11,6 +11,10 @@ void gpu_gemm(const GemmCall& call) {
                             ": tensorx was built without CUDA (TENSORX_WITH_CUDA=OFF)"));
 }
 
+bool gpu_fused_gemm(const GemmCall&, const void*, GemmActivation) {
+  return false;
+}
+
 std::string gpu_blas_name() {
   return "";
 }

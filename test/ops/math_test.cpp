@@ -1,7 +1,9 @@
 // The math library's transcendental and rounding functions (tx::exp, tx::log, ..., tx::round) on
 // arrays and expressions of every layout, on single numbers and on SIMD batches, against
 // double-precision references. math_ordering_test.cpp has abs, relu, sign, maximum, minimum, clip.
+#include <cfloat>
 #include <cmath>
+#include <limits>
 
 #include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
@@ -47,8 +49,55 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(transcendental_functions_match_the_reference, T, R
       "sigmoid", [](const auto& x) { return tx::sigmoid(x); },
       [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, any, rng);
   check_function(
+      "gelu", [](const auto& x) { return tx::gelu(x); },
+      [](double x) {
+        return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+      },
+      any, rng);
+  check_function(
       "pow", [](const auto& x, const auto& y) { return tx::pow(x, y); },
       [](double x, double y) { return std::pow(x, y); }, positive, Values<T>(-2.5, 2.5), rng);
+}
+
+BOOST_AUTO_TEST_CASE(sigmoid_on_float_batches_over_the_whole_range) {
+#if TENSORX_HAS_SIMD
+  // The float batch form computes exp(-|x|) itself (ops/simd_sigmoid.h): check it against the
+  // double formula on a dense sweep, into the tails, and at the special values.
+  using Batch = xsimd::batch<float>;
+  for (float start = -100.0f; start < 100.0f; start += 0.0371f * Batch::size) {
+    alignas(64) float x[Batch::size];
+    alignas(64) float y[Batch::size];
+    for (std::size_t i = 0; i < Batch::size; ++i) x[i] = start + 0.0371f * static_cast<float>(i);
+    tx::sigmoid(Batch::load_aligned(x)).store_aligned(y);
+    for (std::size_t i = 0; i < Batch::size; ++i) {
+      const double exact = 1.0 / (1.0 + std::exp(-double(x[i])));
+      // Relative error within 2 ulps while the value is a normal float; 0 below it.
+      const double allowed = x[i] > -87.0f ? 2.5 * FLT_EPSILON * exact : 1.7e-38;
+      BOOST_TEST(std::abs(y[i] - exact) <= allowed, "sigmoid(" << x[i] << ") = " << y[i]);
+    }
+  }
+  const float inf = std::numeric_limits<float>::infinity();
+  const Batch special = tx::sigmoid(Batch(inf));
+  BOOST_TEST(special.get(0) == 1.0f);
+  BOOST_TEST(tx::sigmoid(Batch(-inf)).get(0) == 0.0f);
+  // The tail below -87 is 0 (the literal formula would give the subnormal 3.7e-44).
+  BOOST_TEST(tx::sigmoid(Batch(-100.0f)).get(0) == 0.0f);
+  BOOST_TEST(tx::sigmoid(Batch(0.0f)).get(0) == 0.5f);
+  BOOST_TEST(std::isnan(tx::sigmoid(Batch(std::nanf(""))).get(0)));
+#else
+  BOOST_TEST_MESSAGE("no SIMD in this translation unit");
+#endif
+}
+
+BOOST_AUTO_TEST_CASE(gelu_stays_close_to_the_erf_form) {
+  // The tanh form is an approximation of x * Phi(x); PyTorch documents it within about 1e-3.
+  for (double x = -6.0; x <= 6.0; x += 0.01) {
+    const double erf_form = 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+    BOOST_TEST(std::abs(tx::gelu(x) - erf_form) < 1e-3, "gelu(" << x << ")");
+  }
+  BOOST_TEST(tx::gelu(0.0f) == 0.0f);
+  BOOST_TEST(tx::gelu(30.0f) == 30.0f);
+  BOOST_TEST(tx::gelu(-30.0f) == 0.0f);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(pow_of_a_negative_base_with_an_integer_exponent, T, RealTypes) {

@@ -1,6 +1,7 @@
 // The type-erased GEMM entry points of the compiled layer (src/blas/): every typed and DArray form
-// of tx::gemm and tx::batch_gemm ends here, where the checks, the layout mapping onto column-major
-// BLAS and the choice between CPU BLAS and cuBLAS happen once for every element type.
+// of tx::gemm and tx::batch_gemm, and the fused products of engine/fused_dot_assign.h, end here,
+// where the checks, the layout mapping onto column-major BLAS and the choice between CPU BLAS,
+// cuBLAS and cuBLASLt happen once for every element type.
 #pragma once
 
 #include "tensorx/blas/matrix_ref.h"
@@ -8,6 +9,9 @@
 
 namespace tensorx {
 namespace detail {
+
+/// The element-wise function a fused product applies after adding its bias.
+enum class GemmActivation { kIdentity, kRelu, kGelu };
 
 /// C = alpha * op(A) * op(B) + beta * C, written in place in C, for float32, float64 or float16
 /// matrices (float16 accumulates in float). Before any work: TypeError unless A, B and C share one
@@ -21,6 +25,16 @@ void gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const 
 /// of A and B are each 1 or that of C.
 void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixBatchRef& a,
                 const MatrixBatchRef& b, double beta, const MatrixBatchRef& c);
+
+/// C = activation(alpha * op(A) * op(B) + bias) as ONE call of the GPU's BLAS: a cuBLASLt matmul
+/// with a bias and activation epilogue (kGelu is the tanh form of tensorx::gelu). `bias` is
+/// nullptr (no bias) or a contiguous vector of C's column count, of C's element type and on C's
+/// place, added to every row. The checks of gemm come first. Returns false, having written
+/// nothing, where there is no such call: on the CPU, in a build without CUDA, for an inner extent
+/// of 0, a C that is not row-major, or operands that cuBLASLt declines; the caller then runs gemm
+/// and the epilogue as one element-wise pass.
+bool fused_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const MatrixRef& b,
+                const void* bias, GemmActivation activation, const MatrixRef& c);
 
 }  // namespace detail
 }  // namespace tensorx

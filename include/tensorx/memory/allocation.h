@@ -1,6 +1,8 @@
 // Allocation: RAII ownership of raw bytes on a Place. CPU memory is 64-byte aligned (a cache line
 // and the widest SIMD register); GPU memory comes from the stream-ordered allocator
-// (cudaMallocAsync on the current stream) and is released on the stream it was allocated on.
+// (cudaMallocAsync on the current stream) and is released on the stream it was allocated on; the
+// device's default pool keeps freed blocks for reuse (its release threshold is raised on first
+// use) rather than returning them to the driver at every synchronisation.
 #pragma once
 
 #include <cstddef>

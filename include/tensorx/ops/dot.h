@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "tensorx/engine/dot_assign.h"
+#include "tensorx/engine/fused_dot_assign.h"
 #include "tensorx/expr/dot_exp.h"
 
 namespace tensorx {

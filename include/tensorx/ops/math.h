@@ -93,6 +93,12 @@ struct relu {
     return tensorx::relu(x);
   }
 };
+struct gelu {
+  template <class T>
+  TENSORX_HOST_DEVICE T operator()(const T& x) const {
+    return tensorx::gelu(x);
+  }
+};
 struct square {
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
@@ -167,8 +173,8 @@ auto make_real_map(F functor, const Operands&... operands) {
 }  // namespace detail
 
 // The expression forms: each returns the element-wise node (nothing is computed until it is
-// assigned). exp, log, log1p, expm1, sqrt, rsqrt, tanh, sigmoid, floor, ceil, round and pow need
-// floating-point elements; the others also take integers.
+// assigned). exp, log, log1p, expm1, sqrt, rsqrt, tanh, sigmoid, gelu, floor, ceil, round and
+// pow need floating-point elements; the others also take integers.
 template <class E, detail::if_map_operands<E> = 0>
 auto exp(const E& e) {
   return detail::make_real_map(op::exp{}, e);
@@ -200,6 +206,12 @@ auto tanh(const E& e) {
 template <class E, detail::if_map_operands<E> = 0>
 auto sigmoid(const E& e) {
   return detail::make_real_map(op::sigmoid{}, e);
+}
+/// The tanh form of GELU (see tensorx::gelu on numbers); fused into cuBLASLt's epilogue when
+/// it wraps `tx::dot(a, w) + bias`.
+template <class E, detail::if_map_operands<E> = 0>
+auto gelu(const E& e) {
+  return detail::make_real_map(op::gelu{}, e);
 }
 template <class E, detail::if_map_operands<E> = 0>
 auto floor(const E& e) {

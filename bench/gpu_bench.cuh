@@ -1,0 +1,123 @@
+// What the GPU benchmarks share: error checks, random operands on GPU 0, and timing with CUDA
+// events queued around each call on the stream tensorx runs on (so host overhead counts only where
+// the GPU would otherwise wait for it), reported as a bandwidth against a device-to-device copy
+// or as a flop rate.
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include <tensorx/tensorx.h>
+
+namespace gpu_bench {
+
+namespace tx = tensorx;
+
+inline void check(cudaError_t status) {
+  if (status != cudaSuccess) throw std::runtime_error(cudaGetErrorString(status));
+}
+inline void check(cublasStatus_t status) {
+  if (status != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(cublasGetStatusName(status));
+}
+
+/// A new array on GPU 0 with uniform values in [low, high), the same for the same seed.
+template <class T, int N>
+tx::Array<T, N> random_on_gpu(const tx::Dim<N>& dims, float low, float high, unsigned seed) {
+  tx::Array<T, N> host(dims);
+  std::minstd_rand rng(seed);
+  std::uniform_real_distribution<float> value(low, high);
+  for (tx::index_t i = 0; i < host.numel(); ++i) host.data()[i] = static_cast<T>(value(rng));
+  return tx::to(host, tx::CudaPlace(0));
+}
+
+/// Start and stop events on the stream tensorx uses for device 0.
+class Timer {
+ public:
+  Timer() : stream_(tx::current_stream(0)) {
+    check(cudaEventCreate(&start_));
+    check(cudaEventCreate(&stop_));
+  }
+  ~Timer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  Timer(const Timer&) = delete;
+  Timer& operator=(const Timer&) = delete;
+
+  cudaStream_t stream() const { return stream_; }
+
+  /// Seconds that `work` takes on the GPU, from events queued around it.
+  template <class Work>
+  double seconds(Work&& work) const {
+    check(cudaEventRecord(start_, stream_));
+    work();
+    check(cudaEventRecord(stop_, stream_));
+    check(cudaEventSynchronize(stop_));
+    float milliseconds = 0.0f;
+    check(cudaEventElapsedTime(&milliseconds, start_, stop_));
+    return milliseconds * 1e-3;
+  }
+
+ private:
+  cudaStream_t stream_;
+  cudaEvent_t start_;
+  cudaEvent_t stop_;
+};
+
+/// The ceiling of a bandwidth-bound kernel: bytes read plus written per second by a
+/// device-to-device copy of `bytes` from `from` to `to`, the median of 21 copies after a warm-up.
+inline double copy_bandwidth(void* to, const void* from, std::size_t bytes) {
+  const Timer timer;
+  auto copy = [&] {
+    check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, timer.stream()));
+  };
+  copy();
+  std::vector<double> times;
+  for (int i = 0; i < 21; ++i) times.push_back(timer.seconds(copy));
+  std::nth_element(times.begin(), times.begin() + 10, times.end());
+  return 2.0 * static_cast<double>(bytes) / times[10];
+}
+
+/// Times `work` once per iteration after one warm-up call (handles, heuristics, lazy module
+/// loading) and returns the seconds of all iterations together.
+template <class Work>
+double time_iterations(benchmark::State& state, Work&& work) {
+  const Timer timer;
+  work();
+  check(cudaStreamSynchronize(timer.stream()));
+  double total = 0.0;
+  for (auto _ : state) {
+    const double seconds = timer.seconds(work);
+    state.SetIterationTime(seconds);
+    total += seconds;
+  }
+  return total;
+}
+
+/// Times `work`, which reads and writes `bytes` per call, and reports its bandwidth as GB_per_s
+/// and as fraction_of_copy of `ceiling` (bytes per second, from copy_bandwidth).
+template <class Work>
+void time_bandwidth(benchmark::State& state, double bytes, double ceiling, Work&& work) {
+  const double total = time_iterations(state, work);
+  const double bandwidth = bytes * static_cast<double>(state.iterations()) / total;
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
+  state.counters["GB_per_s"] = bandwidth * 1e-9;
+  state.counters["fraction_of_copy"] = bandwidth / ceiling;
+}
+
+/// Times `work`, which does `flop` floating-point operations per call, and reports the rate.
+template <class Work>
+void time_flops(benchmark::State& state, double flop, Work&& work) {
+  time_iterations(state, work);
+  state.counters["flops"] = benchmark::Counter(flop, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+}  // namespace gpu_bench
