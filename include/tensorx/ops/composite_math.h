@@ -7,7 +7,6 @@
 
 #include "tensorx/ops/scalar_math.h"
 #include "tensorx/ops/simd_math.h"
-#include "tensorx/ops/simd_sigmoid.h"
 
 namespace tensorx {
 namespace detail {
@@ -23,8 +22,7 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T rsqrt(const T& x) {
   return T(1) / tensorx::sqrt(x);
 }
 
-/// The logistic function 1 / (1 + exp(-x)): 0 at -inf, 1 at +inf. Float SIMD batches take the
-/// faster form of ops/simd_sigmoid.h.
+/// The logistic function 1 / (1 + exp(-x)): 0 at -inf, 1 at +inf.
 template <class T, std::enable_if_t<detail::is_real_or_batch_v<T>, int> = 0>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T sigmoid(const T& x) {
   return T(1) / (T(1) + tensorx::exp(-x));
