@@ -35,4 +35,18 @@ BOOST_AUTO_TEST_CASE(assigning_into_a_gpu_array_throws_and_writes_nothing) {
   BOOST_TEST(tx::to(c, tx::CpuPlace())(5) == 1.0, "copies work from plain C++");
 }
 
+BOOST_AUTO_TEST_CASE(a_fused_layer_needs_cuda_while_a_bare_product_does_not) {
+  // relu(dot + bias) is element-wise after the product: like every expression it needs a CUDA
+  // translation unit on the GPU, and it throws before the product is computed.
+  const auto a = tx::to(tx::ones<float>(tx::make_dim(4, 3)), tx::CudaPlace(0));
+  const auto w = tx::to(tx::ones<float>(tx::make_dim(3, 2)), tx::CudaPlace(0));
+  const auto bias = tx::to(tx::ones<float>(tx::make_dim(2)), tx::CudaPlace(0));
+  auto c = tx::zeros<float>(tx::make_dim(4, 2), tx::CudaPlace(0));
+  BOOST_CHECK_EXCEPTION(c = tx::relu(tx::dot(a, w) + bias), tx::Error,
+                        tx::testing::message_has({"compile it as CUDA"}));
+  BOOST_TEST(tx::to(c, tx::CpuPlace())(0, 0) == 0.0f, "nothing was written");
+  c = tx::dot(a, w);  // the compiled layer's cuBLAS call works from plain C++
+  BOOST_TEST(tx::to(c, tx::CpuPlace())(3, 1) == 3.0f);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

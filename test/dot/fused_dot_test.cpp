@@ -78,6 +78,35 @@ double fused_tolerance(index_t k) {
 
 BOOST_AUTO_TEST_SUITE(fused_dot)
 
+// Which expressions the fused writer takes (the CPU's pass counts are 2 either way, so this is
+// what tells the fused route from the general one there).
+template <class E>
+constexpr bool kFused = tx::detail::FusedProduct<E>::value;
+
+// Checked at compile time.
+BOOST_AUTO_TEST_CASE(the_fused_forms_are_recognised) {
+  const tx::Array<float, 2> a, w;
+  const tx::Array<float, 1> bias;
+  static_assert(kFused<decltype(tx::dot(a, w) + bias)>);
+  static_assert(kFused<decltype(bias + tx::dot(a, w))>);
+  static_assert(kFused<decltype(tx::relu(tx::dot(a, w) + bias))>);
+  static_assert(kFused<decltype(tx::gelu(bias + tx::dot(a, w)))>);
+  static_assert(kFused<decltype(tx::relu(tx::dot(a, w)))>);
+  static_assert(kFused<decltype(tx::gelu(2.0f * tx::dot(a, w) + bias))>);
+  static_assert(kFused<decltype(tx::relu(tx::dot(tx::transpose(a), w * 2.0f) + bias))>);
+  // Not a product with an epilogue: a bare product (its own writer), other functions, a scalar
+  // or matrix bias, a matrix-vector product, a batched product.
+  static_assert(!kFused<decltype(tx::dot(a, w))>);
+  static_assert(!kFused<decltype(2.0f * tx::dot(a, w))>);
+  static_assert(!kFused<decltype(tx::sigmoid(tx::dot(a, w) + bias))>);
+  static_assert(!kFused<decltype(tx::dot(a, w) - bias)>);
+  static_assert(!kFused<decltype(tx::dot(a, w) + 1.0f)>);
+  static_assert(!kFused<decltype(tx::dot(a, w) + a)>);
+  static_assert(!kFused<decltype(tx::relu(tx::dot(a, bias) + bias))>);
+  const tx::Array<float, 3> a3, w3;
+  static_assert(!kFused<decltype(tx::relu(tx::batch_dot(a3, w3)))>);
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(bias_and_activation_match_the_reference, T, FloatTypes) {
   auto rng = tx::testing::make_rng(701);
   std::uniform_int_distribution<index_t> extent(1, 40);
