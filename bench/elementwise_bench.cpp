@@ -20,9 +20,13 @@
 #include <omp.h>
 #endif
 
+#include "cpu_bench.h"
 #include "tensorx/tensorx.h"
 
 namespace tx = tensorx;
+using cpu_bench::eigen_device;
+using cpu_bench::fill_random;
+using cpu_bench::thread_count;
 
 namespace {
 
@@ -32,21 +36,6 @@ constexpr tx::index_t kCount = tx::index_t{1} << 24;
 constexpr tx::index_t kRows = 4096;
 // The dispatch-overhead case: small enough that the fixed cost of an assignment shows.
 constexpr tx::index_t kSmallCount = 1000;
-
-int thread_count() {
-#if defined(_OPENMP)
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
-template <class T, int N>
-void fill_random(const tx::Array<T, N>& array, float low, float high, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> value(low, high);
-  for (tx::index_t i = 0; i < array.numel(); ++i) array.data()[i] = value(rng);
-}
 
 // Inputs a, b, d (random, never zeros) and the output c, shared by every case. The matrix cases
 // reshape them to kRows x kRows; the bias is one row.
@@ -85,12 +74,6 @@ Vector eigen_vector(const tx::Array<float, 1>& array) {
 }
 Matrix eigen_matrix(const tx::Array<float, 2>& array) {
   return Matrix(array.data(), kRows, kRows);
-}
-
-const Eigen::ThreadPoolDevice& eigen_device() {
-  static Eigen::ThreadPool pool(thread_count());
-  static const Eigen::ThreadPoolDevice device(&pool, thread_count());
-  return device;
 }
 
 // Bytes read plus bytes written per element, for the bytes_per_second column.
@@ -265,20 +248,9 @@ void transpose_hand(benchmark::State& state) {
 // The same copy in square tiles, whose rows of a and of c stay in the L1 cache while the tile is
 // copied: what a transposition can reach, where the loop above is what an element-wise pass does.
 void transpose_hand_tiled(benchmark::State& state) {
-  constexpr tx::index_t kTile = 32;
   const Operands& x = operands();
-  const float* a = x.a2.data();
-  float* c = x.c2.data();
   for (auto _ : state) {
-#pragma omp parallel for schedule(static)
-    for (tx::index_t i0 = 0; i0 < kRows; i0 += kTile) {
-      for (tx::index_t j0 = 0; j0 < kRows; j0 += kTile) {
-        for (tx::index_t i = i0; i < i0 + kTile; ++i) {
-#pragma omp simd
-          for (tx::index_t j = j0; j < j0 + kTile; ++j) c[i * kRows + j] = a[j * kRows + i];
-        }
-      }
-    }
+    cpu_bench::hand_tiled_transpose(x.a2.data(), x.c2.data(), kRows);
     benchmark::ClobberMemory();
   }
   report(state, kCount, 2);

@@ -16,9 +16,13 @@
 #include <omp.h>
 #endif
 
+#include "cpu_bench.h"
 #include "tensorx/tensorx.h"
 
 namespace tx = tensorx;
+using cpu_bench::eigen_device;
+using cpu_bench::fill_random;
+using cpu_bench::thread_count;
 
 namespace {
 
@@ -30,21 +34,6 @@ constexpr tx::index_t kSide = 512;
 // A small transpose, resident in the L1 cache: the fixed cost of the blocked path shows there.
 constexpr tx::index_t kSmall = 64;
 
-int thread_count() {
-#if defined(_OPENMP)
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
-template <class T, int N>
-void fill_random(const tx::Array<T, N>& array, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  for (tx::index_t i = 0; i < array.numel(); ++i) array.data()[i] = value(rng);
-}
-
 struct Operands {
   Operands()
       : a(tx::make_dim(kRows, kRows)),
@@ -53,10 +42,10 @@ struct Operands {
         c3(tx::reshape(c, tx::make_dim(kBatch, kSide, kSide))),
         small_a(tx::make_dim(kSmall, kSmall)),
         small_c(tx::make_dim(kSmall, kSmall)) {
-    fill_random(a, 1);
-    fill_random(c, 2);
-    fill_random(small_a, 3);
-    fill_random(small_c, 4);
+    fill_random(a, -1.0f, 1.0f, 1);
+    fill_random(c, -1.0f, 1.0f, 2);
+    fill_random(small_a, -1.0f, 1.0f, 3);
+    fill_random(small_c, -1.0f, 1.0f, 4);
   }
   tx::Array<float, 2> a, c;
   tx::Array<float, 3> a3, c3;
@@ -69,12 +58,6 @@ const Operands& operands() {
 }
 
 using Matrix = Eigen::TensorMap<Eigen::Tensor<float, 2, Eigen::RowMajor>>;
-
-Eigen::ThreadPoolDevice& eigen_device() {
-  static Eigen::ThreadPool pool(thread_count());
-  static Eigen::ThreadPoolDevice device(&pool, thread_count());
-  return device;
-}
 
 /// Bytes moved per iteration (each element read once and written once), as a rate.
 void report(benchmark::State& state, tx::index_t elements) {
@@ -105,20 +88,9 @@ void transpose_elementwise(benchmark::State& state) {
 }
 
 void transpose_hand_tiled(benchmark::State& state) {
-  constexpr tx::index_t kTile = 32;
   const Operands& x = operands();
-  const float* a = x.a.data();
-  float* c = x.c.data();
   for (auto _ : state) {
-#pragma omp parallel for schedule(static)
-    for (tx::index_t i0 = 0; i0 < kRows; i0 += kTile) {
-      for (tx::index_t j0 = 0; j0 < kRows; j0 += kTile) {
-        for (tx::index_t i = i0; i < i0 + kTile; ++i) {
-#pragma omp simd
-          for (tx::index_t j = j0; j < j0 + kTile; ++j) c[i * kRows + j] = a[j * kRows + i];
-        }
-      }
-    }
+    cpu_bench::hand_tiled_transpose(x.a.data(), x.c.data(), kRows);
     benchmark::ClobberMemory();
   }
   report(state, x.a.numel());

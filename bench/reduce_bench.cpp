@@ -22,9 +22,13 @@
 #include <omp.h>
 #endif
 
+#include "cpu_bench.h"
 #include "tensorx/tensorx.h"
 
 namespace tx = tensorx;
+using cpu_bench::eigen_device;
+using cpu_bench::fill_random;
+using cpu_bench::thread_count;
 
 namespace {
 
@@ -32,21 +36,6 @@ namespace {
 // cache, so every case streams memory.
 constexpr tx::index_t kRows = 4096;
 constexpr tx::index_t kCount = kRows * kRows;
-
-int thread_count() {
-#if defined(_OPENMP)
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
-template <class T, int N>
-void fill_random(const tx::Array<T, N>& array, float low, float high, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> value(low, high);
-  for (tx::index_t i = 0; i < array.numel(); ++i) array.data()[i] = value(rng);
-}
 
 struct Operands {
   Operands()
@@ -84,12 +73,6 @@ Vector eigen_vector(const tx::Array<float, 1>& array) {
 }
 Matrix eigen_matrix(const tx::Array<float, 2>& array) {
   return Matrix(array.data(), kRows, kRows);
-}
-
-const Eigen::ThreadPoolDevice& eigen_device() {
-  static Eigen::ThreadPool pool(thread_count());
-  static const Eigen::ThreadPoolDevice device(&pool, thread_count());
-  return device;
 }
 
 void report(benchmark::State& state, std::int64_t bytes) {
