@@ -4,21 +4,12 @@
 // vectorised, and under 1 microsecond of fixed cost per assignment. Each case is named
 // <expression>/<peer>; compare the medians of the peers of one expression:
 //   bench_elementwise --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#define EIGEN_USE_THREADS
-
-#include <benchmark/benchmark.h>
-
-#include <unsupported/Eigen/CXX11/Tensor>
+#define EIGEN_USE_THREADS  // for cpu_bench.h: Eigen's ThreadPoolDevice
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
-
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
 
 #include "cpu_bench.h"
 #include "tensorx/tensorx.h"

@@ -3,18 +3,9 @@
 // tiled loop and Eigen's shuffle, with a plain copy of the same bytes as the memory ceiling. All
 // on the same buffers and thread count. Cases are named <copy>/<peer>; compare their medians:
 //   bench_layout --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#define EIGEN_USE_THREADS
-
-#include <benchmark/benchmark.h>
-
-#include <unsupported/Eigen/CXX11/Tensor>
+#define EIGEN_USE_THREADS  // for cpu_bench.h: Eigen's ThreadPoolDevice
 
 #include <cstring>
-#include <random>
-
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
 
 #include "cpu_bench.h"
 #include "tensorx/tensorx.h"

@@ -6,16 +6,11 @@
 // Eigen. Each case is named <reduction>/<peer>; bytes_per_second counts the bytes each case must
 // move (read for reductions, read plus written for the copy). Compare the medians:
 //   bench_reduce --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#define EIGEN_USE_THREADS
-
-#include <benchmark/benchmark.h>
-
-#include <unsupported/Eigen/CXX11/Tensor>
+#define EIGEN_USE_THREADS  // for cpu_bench.h: Eigen's ThreadPoolDevice
 
 #include <cstdint>
 #include <cstring>
 #include <iostream>
-#include <random>
 #include <string>
 
 #if defined(_OPENMP)

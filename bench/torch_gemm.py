@@ -11,11 +11,9 @@ Run it on the GPU machine next to those programs and compare the medians:
 
     python3 bench/torch_gemm.py [--repetitions 50]
 """
-import argparse
-
 import torch
 
-from torch_timing import median_seconds, uniform
+from torch_timing import median_seconds, repetitions_from_arguments, uniform
 
 
 def matmul(a, b):
@@ -35,31 +33,29 @@ def report(name, seconds, flop):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repetitions", type=int, default=50)
-    args = parser.parse_args()
+    repetitions = repetitions_from_arguments(__doc__)
     torch.backends.cuda.matmul.allow_tf32 = False
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, "
-          f"CUDA {torch.version.cuda}, median of {args.repetitions}")
+          f"CUDA {torch.version.cuda}, median of {repetitions}")
     print(f"| {'case':<46} | {'us':>10} | {'TFLOP/s':>7} |")
     print(f"|{'-' * 48}|{'-' * 12}|{'-' * 9}|")
 
     for dtype, label in ((torch.float32, "float"), (torch.float16, "float16")):
         a = uniform((4096, 4096), -1.0, 1.0, 1, dtype)
         b = uniform((4096, 4096), -1.0, 1.0, 2, dtype)
-        report(f"square_4096/{label}/torch", median_seconds(matmul, (a, b), args.repetitions),
+        report(f"square_4096/{label}/torch", median_seconds(matmul, (a, b), repetitions),
                2.0 * 4096**3)
 
     for m, k, n in ((128, 32, 256), (128, 1024, 1024), (128, 4096, 16384)):
         a = uniform((m, k), -1.0, 1.0, 3)
         b = uniform((n, k), -1.0, 1.0, 4)
         report(f"tc_transposed_matmul_{m}x{k}x{n}/float/torch",
-               median_seconds(transposed_matmul, (a, b), args.repetitions), 2.0 * m * n * k)
+               median_seconds(transposed_matmul, (a, b), repetitions), 2.0 * m * n * k)
     batch, n, m, k = 500, 26, 72, 26
     x = uniform((batch, m, k), -1.0, 1.0, 5)
     y = uniform((batch, n, k), -1.0, 1.0, 6)
     report(f"tc_batched_transposed_matmul_{batch}x{n}x{m}x{k}/float/torch",
-           median_seconds(transposed_matmul, (x, y), args.repetitions), 2.0 * batch * m * n * k)
+           median_seconds(transposed_matmul, (x, y), repetitions), 2.0 * batch * m * n * k)
 
     compiled_fc_relu = torch.compile(fc_relu)
     for batch, width_in, width_out in ((4096, 4096, 4096), (256, 1024, 1024), (8192, 1024, 4096)):
@@ -71,7 +67,7 @@ def main():
             name = f"fc_relu_{batch}x{width_in}x{width_out}/{label}"
             for mode, function in (("eager", fc_relu), ("compile", compiled_fc_relu)):
                 report(f"{name}/torch_{mode}",
-                       median_seconds(function, (x, w, bias), args.repetitions), flop)
+                       median_seconds(function, (x, w, bias), repetitions), flop)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """What the PyTorch peers of the GPU benchmarks share: timing a call the way the tensorx GPU
 benchmarks time one (CUDA events around each call, the median after a warm-up), and seeded random
 operands on the GPU."""
+import argparse
 import statistics
 
 import torch
@@ -30,3 +31,32 @@ def uniform(shape, low, high, seed, dtype=torch.float32):
     generator = torch.Generator(device=DEVICE).manual_seed(seed)
     values = torch.empty(shape, device=DEVICE).uniform_(low, high, generator=generator)
     return values.to(dtype)
+
+
+def repetitions_from_arguments(description):
+    """The --repetitions option (default 50) of a peer script described by `description`."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
+    parser.add_argument("--repetitions", type=int, default=50)
+    return parser.parse_args().repetitions
+
+
+def print_bandwidth_table(cases, count, source, target, repetitions, size_text):
+    """Times every case eager and under torch.compile and prints a table of its bandwidth against
+    a device-to-device copy of `source` into `target` (each `count` floats). A case is
+    (name, function, arguments, streams): `streams` arrays of `count` floats move per call."""
+    copy_time = median_seconds(target.copy_, (source,), repetitions)
+    copy_bandwidth = 2 * count * 4 / copy_time
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"CUDA {torch.version.cuda}, {size_text}, median of {repetitions}")
+    print(f"copy (device to device): {copy_time * 1e3:.3f} ms, "
+          f"{copy_bandwidth * 1e-9:.0f} GB/s")
+    width = max(len(case[0]) for case in cases)
+    header = f"| {'case':<{width}} | {'mode':<8} | {'ms':>8} | {'GB/s':>7} | {'of copy':>7} |"
+    print(header)
+    print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
+    for name, function, arguments, streams in cases:
+        for mode, callable_ in (("eager", function), ("compile", torch.compile(function))):
+            seconds = median_seconds(callable_, arguments, repetitions)
+            bandwidth = streams * count * 4 / seconds
+            print(f"| {name:<{width}} | {mode:<8} | {seconds * 1e3:8.3f} | "
+                  f"{bandwidth * 1e-9:7.0f} | {bandwidth / copy_bandwidth:7.2f} |")

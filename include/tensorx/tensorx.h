@@ -18,9 +18,9 @@
 
 #include "tensorx/array/array.h"
 #include "tensorx/array/array_view.h"
-#include "tensorx/array/global_ops.h"
 #include "tensorx/array/darray.h"
 #include "tensorx/array/darray_ops.h"
+#include "tensorx/array/global_ops.h"
 
 #include "tensorx/blas/blas_vendor.h"
 #include "tensorx/blas/gemm.h"
@@ -28,12 +28,12 @@
 
 #include "tensorx/core/stats.h"
 #include "tensorx/engine/assign.h"
-#include "tensorx/expr/broadcast_exp.h"
-#include "tensorx/expr/map_exp.h"
-#include "tensorx/expr/permute_exp.h"
 #include "tensorx/engine/permute_writer.h"
+#include "tensorx/expr/broadcast_exp.h"
 #include "tensorx/expr/concat_exp.h"
+#include "tensorx/expr/map_exp.h"
 #include "tensorx/expr/one_hot_exp.h"
+#include "tensorx/expr/permute_exp.h"
 #include "tensorx/expr/slice_exp.h"
 #include "tensorx/expr/take_exp.h"
 #include "tensorx/ops/arithmetic.h"

@@ -56,15 +56,11 @@ void reduce_typed(const T* src, R* dst, const ThreeAxes& axes, SaveMode mode) {
 void cpu_reduce_contiguous(ReduceOp op, DataType type, const void* src, void* dst,
                            const ThreeAxes& axes, SaveMode mode) {
   stats::record_pass();
-  reducer_switch(op, [&](auto reducer) {
+  reduction_switch(op, type, [&](auto reducer, auto tag) {
     using Op = decltype(reducer);
-    type_switch(type, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (Op::kOp != ReduceOp::kMean || !std::is_integral_v<T>) {
-        using R = typename Op::template result_type<T>;
-        reduce_typed<Op>(static_cast<const T*>(src), static_cast<R*>(dst), axes, mode);
-      }
-    });
+    using T = typename decltype(tag)::type;
+    using R = typename Op::template result_type<T>;
+    reduce_typed<Op>(static_cast<const T*>(src), static_cast<R*>(dst), axes, mode);
   });
 }
 

@@ -86,14 +86,12 @@ void reduce_rows_typed(const T* src, R* dst, const ThreeAxes& axes, int device, 
 
 void cub_reduce_rows(ReduceOp op, DataType type, const void* src, void* dst, const ThreeAxes& axes,
                      int device, SaveMode mode) {
-  reducer_switch(op, [&](auto reducer) {
+  reduction_switch(op, type, [&](auto reducer, auto tag) {
     using Op = decltype(reducer);
-    type_switch(type, [&](auto tag) {
+    if constexpr (!Op::kIndexed) {
       using T = typename decltype(tag)::type;
-      if constexpr (!Op::kIndexed && (Op::kOp != ReduceOp::kMean || !std::is_integral_v<T>)) {
-        reduce_rows_typed<Op>(static_cast<const T*>(src), static_cast<T*>(dst), axes, device, mode);
-      }
-    });
+      reduce_rows_typed<Op>(static_cast<const T*>(src), static_cast<T*>(dst), axes, device, mode);
+    }
   });
 }
 

@@ -53,15 +53,11 @@ void gpu_reduce_contiguous(ReduceOp op, DataType type, const void* src, void* ds
     cub_reduce_rows(op, type, src, dst, axes, device, mode);
     return;
   }
-  reducer_switch(op, [&](auto reducer) {
+  reduction_switch(op, type, [&](auto reducer, auto tag) {
     using Op = decltype(reducer);
-    type_switch(type, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (Op::kOp != ReduceOp::kMean || !std::is_integral_v<T>) {
-        using R = typename Op::template result_type<T>;
-        reduce_typed<Op>(static_cast<const T*>(src), static_cast<R*>(dst), axes, device, mode);
-      }
-    });
+    using T = typename decltype(tag)::type;
+    using R = typename Op::template result_type<T>;
+    reduce_typed<Op>(static_cast<const T*>(src), static_cast<R*>(dst), axes, device, mode);
   });
 }
 

@@ -4,10 +4,27 @@
 // when the reducer has no identity. Private to src/.
 #pragma once
 
+#include <type_traits>
+
+#include "tensorx/ops/reduce_ops.h"
 #include "tensorx/reduce/compiled_reduce.h"
 
 namespace tensorx {
 namespace detail {
+
+/// Calls f(reducer, tag) with the reducer of `op` and the TypeTag of `type`, for the pairs that
+/// have a reduction: tx::mean needs floating-point elements (reduce_contiguous has rejected the
+/// other pairs before a backend runs).
+template <class F>
+void reduction_switch(ReduceOp op, DataType type, F&& f) {
+  reducer_switch(op, [&](auto reducer) {
+    using Op = decltype(reducer);
+    type_switch(type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (Op::kOp != ReduceOp::kMean || !std::is_integral_v<T>) f(reducer, tag);
+    });
+  });
+}
 
 /// The CPU side of reduce_contiguous.
 void cpu_reduce_contiguous(ReduceOp op, DataType type, const void* src, void* dst,

@@ -19,12 +19,14 @@ namespace {
 template <class T, int N>
 void check_triad(std::mt19937_64& rng) {
   const auto dims = tx::testing::random_dim<N>(rng, 1, 9);
-  auto a = random_array<T>(dims, rng), b = random_array<T>(dims, rng), d = random_array<T>(dims, rng);
+  auto a = random_array<T>(dims, rng), b = random_array<T>(dims, rng),
+       d = random_array<T>(dims, rng);
   tx::Array<T, N> c(dims, tx::testing::test_place());
   const auto before = tx::stats::passes();
   c = a * b + 2.0 * d;
   BOOST_TEST(tx::stats::passes() - before == 1u);
-  const auto ha = tx::testing::on_host(a), hb = tx::testing::on_host(b), hd = tx::testing::on_host(d);
+  const auto ha = tx::testing::on_host(a), hb = tx::testing::on_host(b),
+             hd = tx::testing::on_host(d);
   check_close(c, reference(dims, [&](const auto& i) {
                 return read_broadcast(ha, i) * read_broadcast(hb, i) + 2.0 * read_broadcast(hd, i);
               }));
@@ -114,10 +116,12 @@ BOOST_AUTO_TEST_CASE(a_shape_mismatch_throws_before_anything_is_written) {
   const auto before = tx::stats::passes();
   BOOST_CHECK_EXCEPTION(
       c = a + 1.0f, tx::ShapeError,
-      tx::testing::message_is("cannot assign an expression of shape (4, 3) to an array of shape (3, 4)"));
+      tx::testing::message_is(
+          "cannot assign an expression of shape (4, 3) to an array of shape (3, 4)"));
   auto b = random_array<float>(tx::make_dim(4, 2), rng);
-  BOOST_CHECK_EXCEPTION(c = a + b, tx::ShapeError,
-                        tx::testing::message_is("cannot broadcast shapes (4, 3) and (4, 2) together"));
+  BOOST_CHECK_EXCEPTION(
+      c = a + b, tx::ShapeError,
+      tx::testing::message_is("cannot broadcast shapes (4, 3) and (4, 2) together"));
   BOOST_TEST(tx::stats::passes() == before);
   check_close(c, reference(tx::make_dim(3, 4), [](const auto&) { return 0.0; }));
 }

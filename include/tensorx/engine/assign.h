@@ -78,7 +78,8 @@ std::pair<index_t, index_t> footprint(const Array<T, N>& a) {
 /// True when `operand` and `dst` share a buffer and the element ranges they span there overlap.
 template <class T, int N, class U, int M>
 bool overlaps(const Array<T, N>& dst, const Array<U, M>& operand) {
-  if (!operand.allocated() || operand.buffer() != dst.buffer() || operand.numel() == 0) return false;
+  if (!operand.allocated() || operand.buffer() != dst.buffer() || operand.numel() == 0)
+    return false;
   const auto [dst_low, dst_high] = footprint(dst);
   const auto [low, high] = footprint(operand);
   return !(high < dst_low || dst_high < low);
@@ -184,8 +185,8 @@ void evaluate(Array<T, N>& dst, const E& e) {
   const Dim<N> dims = e.dims();
   if (!dst.allocated()) {
     if constexpr (Saver::reads_destination) {
-      throw ShapeError(message("cannot accumulate an expression of shape ", dims,
-                               " into an unallocated array"));
+      throw ShapeError(
+          message("cannot accumulate an expression of shape ", dims, " into an unallocated array"));
     } else {
       const Place place = operand_place(e);
       check_place(place);
@@ -199,9 +200,8 @@ void evaluate(Array<T, N>& dst, const E& e) {
   const Place place = dst.place();
   for_each_array(e, [&](const auto& a) {
     if (a.allocated() && a.place() != place) {
-      throw PlaceError(message("an operand on ", a.place(),
-                               " cannot be assigned to an array on ", place,
-                               "; move it first with tx::to(array, place)"));
+      throw PlaceError(message("an operand on ", a.place(), " cannot be assigned to an array on ",
+                               place, "; move it first with tx::to(array, place)"));
     }
   });
   check_can_evaluate<TU>(e, place);

@@ -26,8 +26,8 @@ constexpr index_t kParallelGrain = index_t{1} << 16;
 /// How an operand or destination sits in the iteration space.
 template <int N>
 struct LayoutFacts {
-  bool dense = true;        // element i at data[i]
-  bool unit_inner = true;   // inner stride 0 or 1: the row can be loaded in batches
+  bool dense = true;       // element i at data[i]
+  bool unit_inner = true;  // inner stride 0 or 1: the row can be loaded in batches
 
   void add(const Dim<N>& dims, const Dim<N>& strides) {
     if constexpr (N > 0) {
@@ -52,7 +52,8 @@ TENSORX_FORCE_INLINE void run_row(T* dst, index_t dst_stride, const RowPlan& row
     using B = simd_batch_t<C>;
     for (; j + static_cast<index_t>(B::size) <= j1; j += B::size) {
       B value = row.template batch<B>(j);
-      if constexpr (Saver::reads_destination) value = Saver::apply(B::load_unaligned(dst + j), value);
+      if constexpr (Saver::reads_destination)
+        value = Saver::apply(B::load_unaligned(dst + j), value);
       value.store_unaligned(dst + j);
     }
   }
@@ -130,10 +131,10 @@ void run_cpu(const Array<T, N>& dst, const Plan& plan) {
   stats::record_pass();
   LayoutFacts<N> facts;
   facts.add(dst.dims(), dst.strides());
-  plan.visit_leaves([&](const void*, const Dim<N>& strides, std::size_t) {
-    facts.add(dst.dims(), strides);
-  });
-  constexpr bool kVectorizable = plan_vectorizable<Plan, compute_t<T>>() && std::is_same_v<compute_t<T>, T>;
+  plan.visit_leaves(
+      [&](const void*, const Dim<N>& strides, std::size_t) { facts.add(dst.dims(), strides); });
+  constexpr bool kVectorizable =
+      plan_vectorizable<Plan, compute_t<T>>() && std::is_same_v<compute_t<T>, T>;
   if constexpr (kVectorizable) {
     if (facts.dense || facts.unit_inner) {
       run_parallel<true, Saver>(dst, plan, facts.dense);

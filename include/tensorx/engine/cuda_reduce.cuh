@@ -1,10 +1,10 @@
 // The CUDA reduction engine: ONE kernel launch per reduction, fused with its element-wise operand,
 // on the current stream of the destination's device. Two kernels cover every axis set:
 //  - rows (the last axis reduced, or every axis): a group of threads per result (up to a warp for
-//    short rows, the whole block for long ones), combined with warp shuffles. When there are too few
-//    results to fill the GPU (a full reduction has one), each result is split over several groups
-//    whose values go to scratch memory; the LAST group to finish a result, found with an atomic
-//    ticket after __threadfence, combines them in split order;
+//    short rows, the whole block for long ones), combined with warp shuffles. When there are too
+//    few results to fill the GPU (a full reduction has one), each result is split over several
+//    groups whose values go to scratch memory; the LAST group to finish a result, found with an
+//    atomic ticket after __threadfence, combines them in split order;
 //  - columns (the last axis kept): the 32 threads of a warp across the kept last axis (coalesced),
 //    eight warps down the reduced axes, combined through shared memory in a fixed order; too few
 //    columns to fill the GPU are split along the reduced axes, with a ticket per column tile.

@@ -124,6 +124,14 @@ struct ScaledProduct<MapExp<T, op::multiplies, DotExp<L, R, kBatched>, ScalarExp
   }
 };
 
+/// The scalar factor of a ScaledProduct as the BLAS's alpha, rounded to the compute type first
+/// (a float16 expression's factor is the float it computes with).
+template <class E>
+double alpha_of_scaled(const E& e) {
+  return static_cast<double>(
+      static_cast<compute_t<typename E::value_type>>(ScaledProduct<E>::scale(e)));
+}
+
 }  // namespace detail
 
 /// dst = dot(a, b), dst += ..., dst -= ...: one BLAS call.
@@ -152,8 +160,7 @@ struct DirectWriter<E, std::enable_if_t<detail::ScaledProduct<E>::value>> {
 
   template <class Saver, class TU, class T, int N>
   static void write(const E& e, const Array<T, N>& dst) {
-    const auto scale = static_cast<compute_t<T>>(Scaled::scale(e));
-    detail::write_dot<Saver, TU>(Scaled::product(e), static_cast<double>(scale), dst);
+    detail::write_dot<Saver, TU>(Scaled::product(e), detail::alpha_of_scaled(e), dst);
   }
 };
 

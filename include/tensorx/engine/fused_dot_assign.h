@@ -33,10 +33,7 @@ struct GemmTerm<E, std::enable_if_t<ScaledProduct<E>::value &&
     : std::true_type {
   using Product = typename ScaledProduct<E>::Product;
   static const Product& product(const E& e) { return ScaledProduct<E>::product(e); }
-  static double alpha(const E& e) {
-    return static_cast<double>(
-        static_cast<compute_t<typename E::value_type>>(ScaledProduct<E>::scale(e)));
-  }
+  static double alpha(const E& e) { return alpha_of_scaled(e); }
 };
 
 /// What an epilogue reads: a GemmTerm alone, or plus a vector (the bias) on either side.

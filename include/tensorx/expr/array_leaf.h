@@ -1,5 +1,6 @@
 // Arrays as expression leaves: the plan of an array reads its elements through strides laid over
-// the destination's iteration space, where broadcast dimensions (missing, or of size 1) get stride 0.
+// the destination's iteration space, where broadcast dimensions (missing, or of size 1) get stride
+// 0.
 #pragma once
 
 #include <cstdint>

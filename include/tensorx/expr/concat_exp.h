@@ -230,10 +230,7 @@ struct ConcatPlan {
     if (i + V <= flat_ends[I] && local % V == 0) {
       return pack_get<I>(children).template load<V>(local);
     }
-    Lanes<C, V> lanes;
-    TENSORX_UNROLL
-    for (int k = 0; k < V; ++k) lanes[k] = flat(i + k);
-    return lanes;
+    return flat_lanes<C, V>(*this, i);
   }
   template <std::size_t... I>
   auto row_impl(const Dim<N>& start, std::index_sequence<I...>) const {

@@ -6,7 +6,8 @@
 //                                                materialised into arrays (Alea's Prepare phase);
 //   make_plan(node, out_dims)                    a trivially-copyable Plan evaluated per element
 //                                                by the engines (mshadow's split);
-//   for_each_array(node, f)                      every array the node reads (place and alias checks).
+//   for_each_array(node, f)                      every array the node reads (place and alias
+//   checks).
 // Arrays are the leaves (array_leaf.h); scalars adopt the element type of what they join.
 #pragma once
 
@@ -34,8 +35,8 @@ struct is_array<Array<T, N>> : std::true_type {};
 
 /// True for arrays and expression nodes: what the operators and engines accept.
 template <class E>
-constexpr bool is_expression_v =
-    detail::is_array<std::decay_t<E>>::value || std::is_base_of_v<Exp<std::decay_t<E>>, std::decay_t<E>>;
+constexpr bool is_expression_v = detail::is_array<std::decay_t<E>>::value ||
+                                 std::is_base_of_v<Exp<std::decay_t<E>>, std::decay_t<E>>;
 
 /// The type elements are computed in: float16 is stored as binary16 but computed in float.
 template <class T>

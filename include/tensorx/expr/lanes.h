@@ -45,6 +45,17 @@ struct alignas(block_alignment(sizeof(T) * V)) LaneBlock {
   T values[V];
 };
 
+/// Elements i .. i + V - 1 of a plan read one by one through plan.flat: the load<V> of plans
+/// whose elements are not one aligned block in memory (gathers, one-hot, a block across a
+/// concatenation's seam).
+template <class C, int V, class Plan>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> flat_lanes(const Plan& plan, index_t i) {
+  Lanes<C, V> lanes;
+  TENSORX_UNROLL
+  for (int k = 0; k < V; ++k) lanes[k] = plan.flat(i + k);
+  return lanes;
+}
+
 /// Elements data[0 .. V - 1] converted to C; `data` must be aligned like LaneBlock<T, V>, which
 /// holds where the buffer is 16-byte aligned and the element index is a multiple of V.
 template <class C, int V, class T>

@@ -150,8 +150,8 @@ template <class R, class F, class... Args, class Context>
 auto prepare(const MapExp<R, F, Args...>& e, const Context& context) {
   return std::apply(
       [&](const auto&... a) {
-        return MapExp<R, F, std::decay_t<decltype(prepare(a, context))>...>(
-            e.functor(), prepare(a, context)...);
+        return MapExp<R, F, std::decay_t<decltype(prepare(a, context))>...>(e.functor(),
+                                                                            prepare(a, context)...);
       },
       e.args());
 }
@@ -180,8 +180,9 @@ auto as_operand(const A& a) {
   if constexpr (is_expression_v<A>) {
     return a;
   } else {
-    static_assert(std::is_arithmetic_v<A> || std::is_same_v<A, float16>,
-                  "An operand of a tensorx expression must be an array, an expression or a number.");
+    static_assert(
+        std::is_arithmetic_v<A> || std::is_same_v<A, float16>,
+        "An operand of a tensorx expression must be an array, an expression or a number.");
     return ScalarExp<T>(static_cast<T>(a));
   }
 }

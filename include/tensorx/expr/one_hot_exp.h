@@ -90,10 +90,7 @@ struct OneHotPlan {
   }
   template <int V>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load(index_t i) const {
-    Lanes<C, V> lanes;
-    TENSORX_UNROLL
-    for (int k = 0; k < V; ++k) lanes[k] = flat(i + k);
-    return lanes;
+    return flat_lanes<C, V>(*this, i);
   }
   OneHotRow<C> row(const Dim<M>& start) const {
     const Dim<K + 1> own = trailing<K + 1>(start);

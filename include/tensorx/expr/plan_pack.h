@@ -30,7 +30,9 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE const auto& pack_get(const PlanPack<Hea
   }
 }
 
-TENSORX_HOST_DEVICE inline PlanPack<> make_plan_pack() { return {}; }
+TENSORX_HOST_DEVICE inline PlanPack<> make_plan_pack() {
+  return {};
+}
 
 template <class Head, class... Rest>
 TENSORX_HOST_DEVICE PlanPack<Head, Rest...> make_plan_pack(const Head& head, const Rest&... rest) {

@@ -108,10 +108,7 @@ struct TakePlan {
   }
   template <int V>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load(index_t i) const {
-    Lanes<C, V> lanes;
-    TENSORX_UNROLL
-    for (int k = 0; k < V; ++k) lanes[k] = flat(i + k);
-    return lanes;
+    return flat_lanes<C, V>(*this, i);
   }
   auto row(const Dim<M>& start) const {
     const Dim<N> own = trailing<N>(start);

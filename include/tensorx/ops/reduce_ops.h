@@ -47,7 +47,8 @@ struct Located {
 namespace op {
 
 /// What the value reducers share: the element is its own accumulator, the result has the element
-/// type, and an empty reduction is allowed exactly when an identity exists.
+/// type and is the accumulated value itself (mean divides it), and an empty reduction is allowed
+/// exactly when an identity exists.
 struct value_reducer {
   static constexpr bool kIndexed = false;
   template <class T>
@@ -58,6 +59,10 @@ struct value_reducer {
   template <class A>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A lift(const A& value, index_t) {
     return value;
+  }
+  template <class A>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A finalize(const A& accumulated, index_t) {
+    return accumulated;
   }
 };
 
@@ -72,10 +77,6 @@ struct sum_reducer : value_reducer {
   template <class A>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A combine(const A& a, const A& b) {
     return a + b;
-  }
-  template <class A>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A finalize(const A& total, index_t) {
-    return total;
   }
 };
 
@@ -101,10 +102,6 @@ struct prod_reducer : value_reducer {
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A combine(const A& a, const A& b) {
     return a * b;
   }
-  template <class A>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A finalize(const A& product, index_t) {
-    return product;
-  }
 };
 
 /// The largest element; NaN as soon as one element is NaN. The identity (-inf) only pads SIMD
@@ -121,10 +118,6 @@ struct max_reducer : value_reducer {
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A combine(const A& a, const A& b) {
     return tensorx::maximum(a, b);
   }
-  template <class A>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A finalize(const A& largest, index_t) {
-    return largest;
-  }
 };
 
 /// The smallest element; NaN as soon as one element is NaN.
@@ -139,10 +132,6 @@ struct min_reducer : value_reducer {
   template <class A>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A combine(const A& a, const A& b) {
     return tensorx::minimum(a, b);
-  }
-  template <class A>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A finalize(const A& smallest, index_t) {
-    return smallest;
   }
 };
 
