@@ -27,3 +27,22 @@ using index_t = std::int64_t;
 #else
 #define TENSORX_DEVICE_CODE 0
 #endif
+
+// The namespace of tensorx's engines: the loops and kernels that compute, and the geometry they run
+// on. Their inline functions and templates are weak symbols, of which the linker keeps one copy
+// per program; were the compiled layer's copies and a user's the same symbols, a user's copy,
+// built with other flags or by a compiler that gets it wrong, would replace the compiled layer's
+// at link time (g++ 12.2 at -O1 miscompiled the reduction geometry, and libtensorx's DArray
+// reductions then wrote past their results). libtensorx is built with TENSORX_COMPILED_LAYER, so
+// its engines are distinct symbols that only it calls. Inline, so callers name none of this:
+//   namespace detail {
+//   TENSORX_ENGINE_NAMESPACE_BEGIN
+//   ...
+//   TENSORX_ENGINE_NAMESPACE_END
+//   }  // namespace detail
+#if defined(TENSORX_COMPILED_LAYER)
+#define TENSORX_ENGINE_NAMESPACE_BEGIN inline namespace compiled_layer_engine {
+#else
+#define TENSORX_ENGINE_NAMESPACE_BEGIN inline namespace engine {
+#endif
+#define TENSORX_ENGINE_NAMESPACE_END }

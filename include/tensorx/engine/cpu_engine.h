@@ -18,6 +18,7 @@
 
 namespace tensorx {
 namespace detail {
+TENSORX_ENGINE_NAMESPACE_BEGIN
 
 /// Below this many elements an assignment runs on the calling thread alone: starting a thread
 /// team costs more than it saves. It is also the size of the chunks that threads take in turn.
@@ -144,5 +145,6 @@ void run_cpu(const Array<T, N>& dst, const Plan& plan) {
   run_parallel<false, Saver>(dst, plan, facts.dense);
 }
 
+TENSORX_ENGINE_NAMESPACE_END
 }  // namespace detail
 }  // namespace tensorx

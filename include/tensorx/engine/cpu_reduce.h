@@ -28,6 +28,7 @@
 
 namespace tensorx {
 namespace detail {
+TENSORX_ENGINE_NAMESPACE_BEGIN
 
 /// Elements one SIMD block adds before its value joins the pairwise cascade: each of the 32 lanes
 /// (4 accumulators of 8 floats) adds at most 32 elements in sequence, which keeps float sums
@@ -424,5 +425,6 @@ void reduce_cpu(T* dst, const ReduceSpace<N>& space, const Plan& plan) {
   }
 }
 
+TENSORX_ENGINE_NAMESPACE_END
 }  // namespace detail
 }  // namespace tensorx

@@ -22,6 +22,7 @@
 
 namespace tensorx {
 namespace detail {
+TENSORX_ENGINE_NAMESPACE_BEGIN
 
 /// The side of a block and of a tile (sizes measured best on 4096 x 4096 floats).
 constexpr index_t kTransposeBlock = 64;
@@ -125,5 +126,6 @@ void run_cpu_transpose(const Array<T, N>& dst, const Array<T, N>& src,
 #endif
 }
 
+TENSORX_ENGINE_NAMESPACE_END
 }  // namespace detail
 }  // namespace tensorx

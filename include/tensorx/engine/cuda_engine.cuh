@@ -31,6 +31,7 @@
 
 namespace tensorx {
 namespace detail {
+TENSORX_ENGINE_NAMESPACE_BEGIN
 
 /// Threads per block of the engine's kernels.
 constexpr int kCudaThreads = 256;
@@ -265,5 +266,6 @@ void run_gpu(CudaTranslationUnit, const Array<T, N>& dst, const Plan& plan) {
   }
 }
 
+TENSORX_ENGINE_NAMESPACE_END
 }  // namespace detail
 }  // namespace tensorx

@@ -35,6 +35,7 @@
 
 namespace tensorx {
 namespace detail {
+TENSORX_ENGINE_NAMESPACE_BEGIN
 
 /// Rows of threads in a column-kernel block; each row is one warp across 32 columns.
 constexpr int kColumnThreadRows = kCudaThreads / 32;
@@ -478,5 +479,6 @@ void reduce_gpu(CudaTranslationUnit, T* dst, const Place& place, const ReduceSpa
   }
 }
 
+TENSORX_ENGINE_NAMESPACE_END
 }  // namespace detail
 }  // namespace tensorx

@@ -21,6 +21,7 @@
 
 namespace tensorx {
 namespace detail {
+TENSORX_ENGINE_NAMESPACE_BEGIN
 
 /// The side of a tile, and the rows of it a block's threads cover in one step.
 constexpr int kTile = 32;
@@ -79,5 +80,6 @@ void run_gpu_transpose(CudaTranslationUnit, const Array<T, N>& dst, const Array<
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
+TENSORX_ENGINE_NAMESPACE_END
 }  // namespace detail
 }  // namespace tensorx

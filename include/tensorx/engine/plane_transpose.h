@@ -13,6 +13,7 @@
 
 namespace tensorx {
 namespace detail {
+TENSORX_ENGINE_NAMESPACE_BEGIN
 
 template <int N>
 struct PlaneTranspose {
@@ -63,5 +64,6 @@ std::optional<PlaneTranspose<N>> plane_transpose(const Array<T, N>& dst, const A
   }
 }
 
+TENSORX_ENGINE_NAMESPACE_END
 }  // namespace detail
 }  // namespace tensorx

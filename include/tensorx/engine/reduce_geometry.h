@@ -13,6 +13,18 @@
 namespace tensorx {
 namespace detail {
 
+/// A reduction of one block of axes: element (o, r, k) of the operand at flat position
+/// (o * reduced + r) * inner + k, result (o, k) at o * dst_outer + k * dst_inner.
+struct ThreeAxes {
+  index_t outer = 1;
+  index_t reduced = 1;
+  index_t inner = 1;
+  index_t dst_outer = 0;
+  index_t dst_inner = 0;
+};
+
+TENSORX_ENGINE_NAMESPACE_BEGIN
+
 template <int N>
 struct ReduceSpace {
   Dim<N> dims;         // the operand's iteration space
@@ -85,39 +97,46 @@ ReduceSpace<space_rank<M>> make_reduce_space(const Dim<M>& dims, unsigned mask,
 /// its row-major order at flat position i): extent-1 axes dropped, neighbouring reduced axes
 /// joined, and neighbouring kept axes joined where the destination's strides allow. The merged
 /// axes are right-aligned; the leading ones left over have extent 1 and are kept.
+///
+/// The axes are walked outermost first into plain local arrays and only then written into the
+/// result. An earlier form filled the result in place from the innermost axis, reading back the
+/// axis it had just written; g++ 12.2 miscompiles that loop at -O1 and above (tree-sink: sum<0>
+/// of a (7, 3) array merged into one axis of 21), so keep reads and writes of `out` apart.
 template <int N>
 ReduceSpace<N> merged(const ReduceSpace<N>& space) {
-  ReduceSpace<N> out;
-  for (int i = 0; i < N; ++i) out.dims.at(i) = 1;
-  int next = N;  // out's axes are filled from the innermost outwards
-  for (int i = N - 1; i >= 0; --i) {
+  index_t extents[N];
+  index_t strides[N];
+  bool reduced[N];
+  int count = 0;
+  for (int i = 0; i < N; ++i) {
     const index_t extent = space.dims.at(i);
     if (extent == 1) continue;
-    const bool reduced = space.is_reduced(i);
-    if (next < N && out.is_reduced(next) == reduced) {
-      const index_t inner_extent = out.dims.at(next);
-      if (reduced || space.dst_strides.at(i) == out.dst_strides.at(next) * inner_extent) {
-        out.dims.at(next) = extent * inner_extent;
-        continue;
-      }
+    const bool is_reduced = space.is_reduced(i);
+    const index_t stride = is_reduced ? 0 : space.dst_strides.at(i);
+    // Axis i continues the previous run when both are reduced, or both kept and stepping the
+    // previous axis once steps axis i past its end in the destination too.
+    const bool joins = count > 0 && reduced[count - 1] == is_reduced &&
+                       (is_reduced || strides[count - 1] == stride * extent);
+    if (joins) {
+      extents[count - 1] *= extent;
+      strides[count - 1] = stride;
+    } else {
+      extents[count] = extent;
+      strides[count] = stride;
+      reduced[count] = is_reduced;
+      ++count;
     }
-    --next;
-    out.dims.at(next) = extent;
-    out.dst_strides.at(next) = reduced ? 0 : space.dst_strides.at(i);
-    if (reduced) out.mask |= 1u << next;
+  }
+  ReduceSpace<N> out;
+  for (int i = 0; i < N; ++i) out.dims.at(i) = 1;
+  for (int run = 0; run < count; ++run) {
+    const int axis = N - count + run;
+    out.dims.at(axis) = extents[run];
+    out.dst_strides.at(axis) = strides[run];
+    if (reduced[run]) out.mask |= 1u << axis;
   }
   return out;
 }
-
-/// A reduction of one block of axes: element (o, r, k) of the operand at flat position
-/// (o * reduced + r) * inner + k, result (o, k) at o * dst_outer + k * dst_inner.
-struct ThreeAxes {
-  index_t outer = 1;
-  index_t reduced = 1;
-  index_t inner = 1;
-  index_t dst_outer = 0;
-  index_t dst_inner = 0;
-};
 
 /// True, with `form` set, when the merged space `space` has at most one reduced axis, with at
 /// most one kept axis before it and one after it (or, reducing nothing, at most two kept axes).
@@ -151,5 +170,6 @@ bool three_axes_form(const ReduceSpace<N>& space, ThreeAxes* form) {
   return true;
 }
 
+TENSORX_ENGINE_NAMESPACE_END
 }  // namespace detail
 }  // namespace tensorx
