@@ -1,5 +1,5 @@
-// What the CPU benchmarks that race Eigen Tensor share: the thread count every peer gets (OpenMP's,
-// which tensorx's engine and the hand-written loops use, and the size of Eigen's pool), random
+// What the CPU benchmarks that race Eigen Tensor share: the thread count every peer gets (tensorx's
+// pool, the OpenMP team of the hand-written loops and Eigen's pool alike), random
 // operands, Eigen's thread pool, and the bytes_per_second column. Include it with
 // EIGEN_USE_THREADS defined, as Eigen's ThreadPoolDevice needs.
 #pragma once
@@ -11,9 +11,7 @@
 #include <cstdint>
 #include <random>
 
-#if defined(_OPENMP)
 #include <omp.h>
-#endif
 
 #include <tensorx/tensorx.h>
 
@@ -21,13 +19,15 @@ namespace cpu_bench {
 
 namespace tx = tensorx;
 
-/// The threads of every peer: OpenMP's team size (OMP_NUM_THREADS), 1 without OpenMP.
+/// The threads of every peer: tensorx's (TENSORX_NUM_THREADS or OMP_NUM_THREADS, else the
+/// hardware's), which the OpenMP team of the hand-written loops is set to as well.
 inline int thread_count() {
-#if defined(_OPENMP)
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
+  static const int threads = [] {
+    const int count = tx::num_threads();
+    omp_set_num_threads(count);
+    return count;
+  }();
+  return threads;
 }
 
 /// Fills a dense host array with uniform values in [low, high), the same for the same seed.

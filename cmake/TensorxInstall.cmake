@@ -3,7 +3,7 @@
 #   find_package(tensorx CONFIG REQUIRED)
 #   target_link_libraries(app PRIVATE tensorx::tensorx)
 # to get the include path, C++17 and every library the interface of tensorx links (Boost, and
-# where this build uses them the CUDA runtime and cuBLAS, OpenMP and the CPU BLAS).
+# where this build uses them the CUDA runtime and cuBLAS, the threads library and the CPU BLAS).
 include(CMakePackageConfigHelpers)
 
 # tensorx_package_dependencies(<out>): CMake code for the package configuration that finds, in a
@@ -22,8 +22,8 @@ function(tensorx_package_dependencies out)
       list(APPEND packages Boost)
     elseif(link MATCHES "^CUDA::")
       list(APPEND packages CUDAToolkit)
-    elseif(link MATCHES "^OpenMP::")
-      list(APPEND packages OpenMP)
+    elseif(link MATCHES "^Threads::")
+      list(APPEND packages Threads)
     elseif(link MATCHES "^BLAS::")
       list(APPEND packages BLAS)
     elseif(link MATCHES "::")

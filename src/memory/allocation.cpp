@@ -6,6 +6,7 @@
 #include <new>
 
 #include "memory/gpu_memory.h"
+#include "tensorx/core/error.h"
 #include "tensorx/place/device.h"
 
 namespace tensorx {
@@ -14,11 +15,14 @@ namespace {
 void* allocate_on_host(std::size_t bytes) {
   // std::aligned_alloc wants a multiple of the alignment; rounding up must not wrap around.
   if (bytes > std::numeric_limits<std::size_t>::max() - (kCpuAlignment - 1)) {
-    throw std::bad_alloc();
+    throw OutOfMemoryError(detail::message("cannot allocate ", bytes, " bytes on the CPU"));
   }
   const std::size_t rounded = (bytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
   void* data = std::aligned_alloc(kCpuAlignment, rounded);
-  if (data == nullptr) throw std::bad_alloc();
+  if (data == nullptr) {
+    throw OutOfMemoryError(
+        detail::message("cannot allocate ", bytes, " bytes on the CPU: the system has none left"));
+  }
   return data;
 }
 

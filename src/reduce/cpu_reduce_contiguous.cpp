@@ -5,8 +5,8 @@
 
 #include "reduce/reduce_backends.h"
 #include "tensorx/core/stats.h"
-#include "tensorx/engine/cpu_reduce.h"
 #include "tensorx/expr/array_leaf.h"
+#include "tensorx/reduce/cpu_reduce.h"
 
 namespace tensorx {
 namespace detail {

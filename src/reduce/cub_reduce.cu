@@ -14,8 +14,8 @@
 
 #include "reduce/reduce_backends.h"
 #include "reduce/save_results.cuh"
+#include "tensorx/core/cuda_check.h"
 #include "tensorx/core/stats.h"
-#include "tensorx/engine/cuda_check.cuh"
 #include "tensorx/memory/allocation.h"
 #include "tensorx/place/stream.h"
 

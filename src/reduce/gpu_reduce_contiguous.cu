@@ -7,11 +7,11 @@
 #include "reduce/reduce_backends.h"
 #include "reduce/save_results.cuh"
 #include "tensorx/core/stats.h"
-#include "tensorx/engine/cuda_reduce.cuh"
 #include "tensorx/expr/array_leaf.h"
 #include "tensorx/memory/allocation.h"
 #include "tensorx/place/device.h"
 #include "tensorx/place/stream.h"
+#include "tensorx/reduce/cuda_reduce.cuh"
 
 namespace tensorx {
 namespace detail {

@@ -6,8 +6,8 @@
 
 #include <type_traits>
 
-#include "tensorx/ops/reduce_ops.h"
 #include "tensorx/reduce/compiled_reduce.h"
+#include "tensorx/reduce/reduce_checks.h"
 
 namespace tensorx {
 namespace detail {

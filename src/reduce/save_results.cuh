@@ -7,7 +7,7 @@
 #include <cuda_runtime.h>
 
 #include "tensorx/core/stats.h"
-#include "tensorx/engine/cuda_reduce.cuh"
+#include "tensorx/reduce/cuda_reduce.cuh"
 
 namespace tensorx {
 namespace detail {

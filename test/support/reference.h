@@ -9,6 +9,7 @@
 
 #include "support/test_place.h"
 #include "tensorx/array/array.h"
+#include "tensorx/core/float16.h"
 
 namespace tensorx {
 namespace testing {

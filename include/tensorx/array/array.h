@@ -1,25 +1,25 @@
 // Array<T, N>: a cheap handle to a shared buffer plus extents, strides and an offset, like a
 // shared_ptr (copying or assigning an Array aliases it). Views (a[i], slice, reshape) share the
-// buffer; data moves only through copy(), an expression or a global op.
+// buffer; data moves only through copy(), an expression or a global op. Setting every element to
+// a number works from this header alone; the assignments of expressions are defined by the
+// engine (engine/assign.h), which every header that builds expressions includes.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <type_traits>
 #include <utility>
 
 #include "tensorx/core/config.h"
 #include "tensorx/core/error.h"
-#include "tensorx/engine/translation_unit.h"
-#include "tensorx/expr/exp.h"
+#include "tensorx/core/expression.h"
+#include "tensorx/core/translation_unit.h"
 #include "tensorx/memory/allocation.h"
 #include "tensorx/memory/strided_copy.h"
 #include "tensorx/place/place.h"
 #include "tensorx/shape/dim.h"
 
 namespace tensorx {
-
-template <class T>
-class ScalarExp;
 
 namespace saver {
 struct write;
@@ -30,9 +30,12 @@ struct divide;
 }  // namespace saver
 
 namespace detail {
-// The assignment engine (engine/assign.h), which Array's operators hand every expression to.
+// The assignment engine (engine/assign.h), which Array's operators hand every expression, and
+// every number they combine with the elements, to.
 template <class Saver, class TU, class T, int N, class E>
 void evaluate(Array<T, N>& dst, const E& e);
+template <class Saver, class TU, class T, int N>
+void evaluate_scalar(Array<T, N>& dst, T value);
 }  // namespace detail
 
 template <class T, int N>
@@ -52,11 +55,12 @@ class Array {
   }
 
   /// A dense row-major array of the given extent on `place` (the CPU by default). Elements are
-  /// uninitialised; use zeros/ones/fill for values. Negative extents throw ShapeError; an
-  /// unusable GPU throws DeviceError.
-  explicit Array(const Dim<N>& dims, const Place& place = CpuPlace())
-      : dims_(dims), strides_(contiguous_strides(dims)) {
-    check_extent(dims);
+  /// uninitialised; use zeros/ones/fill for values. Negative extents, or more elements than a
+  /// 64-bit index counts, throw ShapeError naming the extent; more bytes than the place can serve
+  /// throw OutOfMemoryError; an unusable GPU throws DeviceError.
+  explicit Array(const Dim<N>& dims, const Place& place = CpuPlace()) : dims_(dims) {
+    detail::checked_numel(dims);  // before the strides multiply the extents
+    strides_ = contiguous_strides(dims);
     allocate(place);
   }
 
@@ -67,11 +71,22 @@ class Array {
     detail::evaluate<saver::write, TU>(*this, e);
   }
 
-  /// Copying or assigning an Array aliases it (a handle, like shared_ptr).
+  /// Copying an Array, or assigning one to a named Array, aliases it (a handle, like shared_ptr):
+  /// `Array b = a; b = c;` makes b refer to c's buffer.
   Array(const Array&) = default;
-  Array& operator=(const Array&) = default;
+  Array& operator=(const Array&) & = default;
   Array(Array&&) noexcept = default;
-  Array& operator=(Array&&) noexcept = default;
+  Array& operator=(Array&&) & noexcept = default;
+
+  /// Assigning to a temporary, a view that a[i], a.slice(), tx::slice() or tx::reshape()
+  /// returned, writes elements instead, as mshadow and Eigen do: `m[0] = m[1]` copies row 1 into
+  /// row 0 in ONE pass (through a temporary where the two overlap). Throws ShapeError or
+  /// PlaceError before writing anything.
+  template <class TU = detail::ThisTranslationUnit>
+  Array& operator=(const Array& other) && {
+    detail::evaluate<saver::write, TU>(*this, other);
+    return *this;
+  }
 
   /// Evaluates an expression into this array in ONE pass; an unallocated array is allocated with
   /// the expression's shape. Throws ShapeError or PlaceError before writing anything.
@@ -81,11 +96,15 @@ class Array {
     detail::evaluate<saver::write, TU>(*this, e);
     return *this;
   }
-  /// Sets every element to `value`.
-  template <class V, class TU = detail::ThisTranslationUnit,
-            class = std::enable_if_t<std::is_arithmetic_v<V>>>
+  /// Sets every element to `value` (converted to T), through the compiled layer: from any
+  /// translation unit, on any place. Throws ShapeError for an unallocated array.
+  template <class V, class = std::enable_if_t<std::is_arithmetic_v<V>>>
   Array& operator=(V value) {
-    return assign_scalar<saver::write, TU>(value);
+    check_allocated_for(value);
+    const T element = static_cast<T>(value);
+    detail::fill_strided(detail::strided_bytes(data(), place(), dims_, strides_), &element,
+                         sizeof(T));
+    return *this;
   }
 
   /// Element-wise compound assignment with an expression or a number, in ONE pass.
@@ -146,9 +165,12 @@ class Array {
   }
 
   /// a(i, j, ...): the same as a[make_dim(i, j, ...)].
-  template <class... Indices>
+  template <class... Indices, class = std::enable_if_t<(std::is_arithmetic_v<Indices> && ...)>>
   T& operator()(Indices... indices) const {
     static_assert(sizeof...(Indices) == N, "Array element access needs one index per dimension.");
+    static_assert((std::is_integral_v<Indices> && ...),
+                  "Array element access takes integer indices: a(1.5, 0) would truncate 1.5; "
+                  "convert the index explicitly.");
     return (*this)[Dim<N>(static_cast<index_t>(indices)...)];
   }
 
@@ -165,8 +187,8 @@ class Array {
   template <int M = N, class = std::enable_if_t<(M > 0)>>
   Array slice(index_t begin, index_t end) const {
     if (begin < 0 || begin > end || end > dims_.head) {
-      throw IndexError(detail::message("slice [", begin, ", ", end,
-                                       ") is out of range for shape ", dims_));
+      throw IndexError(
+          detail::message("slice [", begin, ", ", end, ") is out of range for shape ", dims_));
     }
     Dim<N> dims = dims_;
     dims.head = end - begin;
@@ -176,8 +198,8 @@ class Array {
   /// The single element of an array with numel() == 1, read on the host (a GPU read synchronises).
   T item() const {
     if (numel() != 1) {
-      throw ShapeError(detail::message("item() needs exactly one element, but the array has shape ",
-                                       dims_));
+      throw ShapeError(
+          detail::message("item() needs exactly one element, but the array has shape ", dims_));
     }
     T value;
     detail::copy_strided(detail::strided_bytes(&value, CpuPlace(), Dim<0>(), Dim<0>()),
@@ -192,32 +214,31 @@ class Array {
       detail::evaluate<Saver, TU>(*this, v);
       return *this;
     } else {
-      static_assert(std::is_arithmetic_v<V>, "Compound assignment takes an expression or a number.");
-      return assign_scalar<Saver, TU>(v);
+      static_assert(std::is_arithmetic_v<V>,
+                    "Compound assignment takes an expression or a number.");
+      check_allocated_for(v);
+      detail::evaluate_scalar<Saver, TU>(*this, static_cast<T>(v));
+      return *this;
     }
   }
 
-  // A number is the rank-0 scalar broadcast over this array's extent.
-  template <class Saver, class TU, class V>
-  Array& assign_scalar(const V& value) {
+  template <class V>
+  void check_allocated_for(const V& value) const {
     if (!allocated()) {
-      throw ShapeError(detail::message("cannot set an unallocated array to ", value,
-                                       ": give it a shape first"));
-    }
-    detail::evaluate<Saver, TU>(*this, broadcast_to(ScalarExp<T>(static_cast<T>(value)), dims_));
-    return *this;
-  }
-
-  static void check_extent(const Dim<N>& dims) {
-    if constexpr (N > 0) {
-      for (int i = 0; i < N; ++i) {
-        if (dims.at(i) < 0) throw ShapeError(detail::message("negative extent in shape ", dims));
-      }
+      throw ShapeError(
+          detail::message("cannot set an unallocated array to ", value, ": give it a shape first"));
     }
   }
 
   void allocate(const Place& place) {
-    buffer_ = std::make_shared<Allocation>(static_cast<std::size_t>(numel()) * sizeof(T), place);
+    // Byte counts past PTRDIFF_MAX cannot be addressed, let alone allocated.
+    const auto count = static_cast<std::uint64_t>(numel());
+    if (count > static_cast<std::uint64_t>(PTRDIFF_MAX) / sizeof(T)) {
+      throw OutOfMemoryError(detail::message("cannot allocate ", count, " elements of ", sizeof(T),
+                                             " bytes (shape ", dims_, ") on ", place,
+                                             ": more bytes than memory can address"));
+    }
+    buffer_ = std::make_shared<Allocation>(static_cast<std::size_t>(count) * sizeof(T), place);
   }
 
   void check_host_access() const {

@@ -25,15 +25,19 @@ constexpr int kMaxDArrayRank = 4;
 template <class T>
 using TypedDArray = boost::variant<Array<T, 1>, Array<T, 2>, Array<T, 3>, Array<T, 4>>;
 
-using DArrayVariant =
-    boost::variant<TypedDArray<float>, TypedDArray<double>, TypedDArray<float16>,
-                   TypedDArray<std::int32_t>, TypedDArray<std::int64_t>>;
+using DArrayVariant = boost::variant<TypedDArray<float>, TypedDArray<double>, TypedDArray<float16>,
+                                     TypedDArray<std::int32_t>, TypedDArray<std::int64_t>>;
 
 /// The DArray element type that a value of type V selects: float, double and float16 stand for
-/// themselves, signed integers for int32 or int64 by size.
+/// themselves; an integer for the narrower of int32 and int64 that holds every value of its type
+/// (a 32-bit unsigned value selects int64). A 64-bit unsigned type selects itself, which no
+/// DArray holds: make_darray rejects it rather than change its values.
 template <class V>
 using darray_element_t = std::conditional_t<
-    std::is_integral_v<V>, std::conditional_t<sizeof(V) <= 4, std::int32_t, std::int64_t>, V>;
+    std::is_integral_v<V>,
+    std::conditional_t<(std::is_signed_v<V> ? sizeof(V) <= 4 : sizeof(V) < 4), std::int32_t,
+                       std::conditional_t<(std::is_signed_v<V> || sizeof(V) < 8), std::int64_t, V>>,
+    V>;
 
 namespace detail {
 
@@ -145,14 +149,38 @@ decltype(auto) visit(F&& f, X&& x, const Others&... others) {
                                      others.template as<typename A::value_type, A::rank>()...);
   };
   using Result = decltype(typed_call(std::declval<Array<float, 1>&>()));
-  return boost::apply_visitor(detail::DArrayVisitor<Result, decltype(typed_call)>(typed_call),
-                              static_cast<std::conditional_t<std::is_const_v<std::remove_reference_t<X>>,
-                                                             const DArrayVariant&, DArrayVariant&>>(x));
+  return boost::apply_visitor(
+      detail::DArrayVisitor<Result, decltype(typed_call)>(typed_call),
+      static_cast<std::conditional_t<std::is_const_v<std::remove_reference_t<X>>,
+                                     const DArrayVariant&, DArrayVariant&>>(x));
+}
+
+/// tx::visit for a body that only compiles for floating-point arrays (float, double, float16), such
+/// as `[](auto& a) { a = tx::exp(a); }`: the body is instantiated for those alone, and a DArray of
+/// integers throws TypeError naming its element type.
+template <class F, class X, class... Others,
+          class = std::enable_if_t<std::is_same_v<std::decay_t<X>, DArray>>>
+decltype(auto) visit_floating(F&& f, X&& x, const Others&... others) {
+  using Result = decltype(f(std::declval<Array<float, 1>&>(),
+                            std::declval<std::conditional_t<true, Array<float, 1>, Others>&>()...));
+  return visit(
+      [&](auto& array, auto&... rest) -> Result {
+        using T = typename std::decay_t<decltype(array)>::value_type;
+        if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, float16>) {
+          return f(array, rest...);
+        } else {
+          throw TypeError(
+              detail::message("tx::visit_floating visits arrays of float, double or "
+                              "float16 elements, but the DArray holds ",
+                              data_type_of<T>()));
+        }
+      },
+      std::forward<X>(x), others...);
 }
 
 inline DataType dtype(const DArray& x) {
-  return visit([](auto& a) { return data_type_of<typename std::decay_t<decltype(a)>::value_type>(); },
-               x);
+  return visit(
+      [](auto& a) { return data_type_of<typename std::decay_t<decltype(a)>::value_type>(); }, x);
 }
 
 /// The rank of a DArray, 1 to 4.
@@ -193,10 +221,14 @@ class DArray::Element {
   Element(DArray array, DDim index) : array_(std::move(array)), index_(std::move(index)) {}
 
   /// Writes `value`, converted to the element type.
-  template <class V, class = std::enable_if_t<std::is_arithmetic_v<V> || std::is_same_v<V, float16>>>
+  template <class V,
+            class = std::enable_if_t<std::is_arithmetic_v<V> || std::is_same_v<V, float16>>>
   Element& operator=(const V& value) {
-    visit([&](auto& a) { element(a) = static_cast<typename std::decay_t<decltype(a)>::value_type>(value); },
-          array_);
+    visit(
+        [&](auto& a) {
+          element(a) = static_cast<typename std::decay_t<decltype(a)>::value_type>(value);
+        },
+        array_);
     return *this;
   }
   /// Copies the value of another element (x[i] = y[j]), not the proxy.
@@ -227,7 +259,9 @@ class DArray::Element {
   DDim index_;
 };
 
-inline DArray::Element DArray::operator[](const DDim& index) const { return Element(*this, index); }
+inline DArray::Element DArray::operator[](const DDim& index) const {
+  return Element(*this, index);
+}
 
 /// Prints "DArray<float32, (2, 3)> on CpuPlace".
 inline std::ostream& operator<<(std::ostream& out, const DArray& x) {
@@ -240,12 +274,17 @@ template <class V>
 DArray make_darray(const DDim& dims, const V& value, const Place& place = CpuPlace()) {
   using T = darray_element_t<V>;
   static_assert(detail::is_darray_element_v<T>,
-                "make_darray takes a float, double, float16 or signed integer value.");
-  return detail::darray_rank_switch(arity(dims), [&](auto rank) {
-    Array<T, rank> array(to_dim<rank>(dims), place);
-    fill(array, value);
-    return DArray(array);
-  });
+                "make_darray takes a float, double, float16 or integer value that int32 or int64 "
+                "holds exactly; convert a 64-bit unsigned value to int64_t or double first.");
+  if constexpr (detail::is_darray_element_v<T>) {
+    return detail::darray_rank_switch(arity(dims), [&](auto rank) {
+      Array<T, rank> array(to_dim<rank>(dims), place);
+      fill(array, static_cast<T>(value));
+      return DArray(array);
+    });
+  } else {
+    return DArray();
+  }
 }
 
 }  // namespace tensorx

@@ -11,8 +11,8 @@ template <class T, int N, class V>
 void fill(const Array<T, N>& array, const V& value) {
   const T converted = static_cast<T>(value);
   detail::fill_strided(
-      detail::strided_bytes(array.data(), array.place(), array.dims(), array.strides()),
-      &converted, sizeof(T));
+      detail::strided_bytes(array.data(), array.place(), array.dims(), array.strides()), &converted,
+      sizeof(T));
 }
 
 /// A new dense array of the given extent on `place`, every element 0.
@@ -32,18 +32,20 @@ Array<T, N> ones(const Dim<N>& dims, const Place& place = CpuPlace()) {
 }
 
 /// A view of a contiguous array with another extent of the same element count, sharing the
-/// buffer. Throws ShapeError when the counts differ or the array is not contiguous.
+/// buffer. Throws ShapeError when the counts differ, an extent is negative or the array is not
+/// contiguous.
 template <class T, int N, int M>
 Array<T, M> reshape(const Array<T, N>& array, const Dim<M>& dims) {
-  if (product(dims) != array.numel()) {
+  const index_t count = detail::checked_numel(dims);  // negative extents are no shape
+  if (count != array.numel()) {
     throw ShapeError(detail::message("cannot reshape an array of shape ", array.dims(), " (",
-                                     array.numel(), " elements) to shape ", dims, " (",
-                                     product(dims), " elements)"));
+                                     array.numel(), " elements) to shape ", dims, " (", count,
+                                     " elements)"));
   }
   if (!array.is_contiguous()) {
     throw ShapeError(detail::message("cannot reshape a non-contiguous array of shape ",
-                                     array.dims(), " and strides ", array.strides(),
-                                     " to shape ", dims, "; copy it into a dense array first"));
+                                     array.dims(), " and strides ", array.strides(), " to shape ",
+                                     dims, "; copy it into a dense array first"));
   }
   return Array<T, M>(array.buffer(), dims, contiguous_strides(dims), array.offset());
 }

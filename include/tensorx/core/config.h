@@ -28,6 +28,15 @@ using index_t = std::int64_t;
 #define TENSORX_DEVICE_CODE 0
 #endif
 
+// Unrolls the loop that follows in device code, where lanes must stay in registers: a lane index
+// that is not a compile-time constant moves the lanes to local memory. Host compilers would warn
+// about the pragma, and host code never walks lanes.
+#if TENSORX_DEVICE_CODE
+#define TENSORX_UNROLL _Pragma("unroll")
+#else
+#define TENSORX_UNROLL
+#endif
+
 // The namespace of tensorx's engines: the loops and kernels that compute, and the geometry they run
 // on. Their inline functions and templates are weak symbols, of which the linker keeps one copy
 // per program; were the compiled layer's copies and a user's the same symbols, a user's copy,

@@ -44,7 +44,8 @@ class DeviceError : public Error {
 class CudaError : public DeviceError {
  public:
   CudaError(std::string error_name, const std::string& message, std::string file, int line)
-      : DeviceError(error_name + ": " + message + " (at " + file + ":" + std::to_string(line) + ")"),
+      : DeviceError(error_name + ": " + message + " (at " + file + ":" + std::to_string(line) +
+                    ")"),
         error_name_(std::move(error_name)),
         file_(std::move(file)),
         line_(line) {}
@@ -56,6 +57,12 @@ class CudaError : public DeviceError {
   std::string error_name_;
   std::string file_;
   int line_;
+};
+
+/// Memory that cannot be had: more bytes than the place can serve, or than a size_t counts. The
+/// message names the bytes asked for (and, on a GPU, the device's free and total memory).
+class OutOfMemoryError : public Error {
+  using Error::Error;
 };
 
 /// A failed BLAS call (cuBLAS or CPU BLAS); the message names the status.

@@ -7,13 +7,15 @@
 #include <type_traits>
 
 #include "tensorx/array/array.h"
+#include "tensorx/core/translation_unit.h"
 #include "tensorx/engine/cpu_engine.h"
-#include "tensorx/engine/eval_context.h"
-#include "tensorx/engine/saver.h"
-#include "tensorx/engine/translation_unit.h"
+#include "tensorx/engine/gpu_dispatch.h"
 #include "tensorx/expr/array_leaf.h"
+#include "tensorx/expr/broadcast_exp.h"
+#include "tensorx/expr/eval_context.h"
 #include "tensorx/expr/exp.h"
 #include "tensorx/expr/indirect_read.h"
+#include "tensorx/expr/saver.h"
 #include "tensorx/place/device.h"
 
 #if defined(__CUDACC__)
@@ -31,22 +33,6 @@ enum class OpReq {
 };
 
 namespace detail {
-
-/// Evaluating into GPU memory needs the calling translation unit to be compiled as CUDA.
-inline void check_can_run(HostTranslationUnit, const Place& place) {
-  if (is_gpu_place(place)) {
-    throw Error(message(
-        "cannot evaluate an expression into an array on ", place,
-        " from a translation unit compiled as plain C++: compile it as CUDA (a .cu file, or "
-        "nvcc -x cu); copies, BLAS and reductions of plain arrays work from any translation unit"));
-  }
-}
-inline void check_can_run(CudaTranslationUnit, const Place&) {}
-
-template <class Saver, class T, int N, class Plan>
-void run_gpu(HostTranslationUnit, const Array<T, N>& dst, const Plan&) {
-  check_can_run(HostTranslationUnit{}, dst.place());
-}
 
 /// The place of the first allocated array an expression reads, or the CPU.
 template <class E>
@@ -114,7 +100,7 @@ bool reads_through_other_mapping(const Array<T, N>& dst, const IndirectRead<U, M
 template <class Saver, class TU, class T, int N, class Plan>
 void run(const Array<T, N>& dst, const Plan& plan) {
   if (is_gpu_place(dst.place())) {
-    run_gpu<Saver>(TU{}, dst, plan);
+    on_gpu(TU{}, dst.place(), [&](auto tu) { run_gpu(tu, Saver{}, dst, plan); });
   } else {
     run_cpu<Saver, TU>(dst, plan);
   }
@@ -172,31 +158,22 @@ void check_can_evaluate(const E& e, const Place& place) {
   check_can_run(TU{}, place);
 }
 
-/// dst = Saver(dst, e): the one implementation of every assignment.
+/// The rank and element type of an expression, or -1 and void for anything else, so that the
+/// checks of evaluate() can each report their own sentence and nothing after it.
+template <class E, class = void>
+struct expression_traits {
+  static constexpr int rank = -1;
+  using value_type = void;
+};
+template <class E>
+struct expression_traits<E, std::enable_if_t<is_expression_v<E>>> {
+  static constexpr int rank = E::rank;
+  using value_type = typename E::value_type;
+};
+
+/// dst (allocated, of e's shape) = Saver(dst, e), after the place checks.
 template <class Saver, class TU, class T, int N, class E>
-void evaluate(Array<T, N>& dst, const E& e) {
-  static_assert(is_expression_v<E>, "Only arrays and tensorx expressions can be assigned.");
-  static_assert(E::rank == N,
-                "The expression's rank differs from the destination's rank; broadcast it "
-                "explicitly with tx::broadcast_to or reshape the destination.");
-  static_assert(std::is_same_v<typename E::value_type, T>,
-                "The expression's element type differs from the destination's; convert it with "
-                "tx::cast<T>(...).");
-  const Dim<N> dims = e.dims();
-  if (!dst.allocated()) {
-    if constexpr (Saver::reads_destination) {
-      throw ShapeError(
-          message("cannot accumulate an expression of shape ", dims, " into an unallocated array"));
-    } else {
-      const Place place = operand_place(e);
-      check_place(place);
-      check_can_evaluate<TU>(e, place);
-      dst = Array<T, N>(dims, place);
-    }
-  } else if (dst.dims() != dims) {
-    throw ShapeError(message("cannot assign an expression of shape ", dims,
-                             " to an array of shape ", dst.dims()));
-  }
+void write_checked(const Array<T, N>& dst, const E& e) {
   const Place place = dst.place();
   for_each_array(e, [&](const auto& a) {
     if (a.allocated() && a.place() != place) {
@@ -211,6 +188,50 @@ void evaluate(Array<T, N>& dst, const E& e) {
   } else {
     evaluate_elementwise<Saver, TU>(dst, e);
   }
+}
+
+/// dst = Saver(dst, e): the one implementation of every assignment. An unallocated dst receives
+/// a new array of e's shape only once it has been written, so that a failed assignment (a check,
+/// an out-of-range gather index, an exception from a functor) leaves dst as it was.
+template <class Saver, class TU, class T, int N, class E>
+void evaluate(Array<T, N>& dst, const E& e) {
+  using Traits = expression_traits<E>;
+  constexpr bool kExpression = is_expression_v<E>;
+  constexpr bool kRank = !kExpression || Traits::rank == N;
+  constexpr bool kType = !kExpression || !kRank || std::is_same_v<typename Traits::value_type, T>;
+  static_assert(kExpression, "Only arrays and tensorx expressions can be assigned.");
+  static_assert(kRank,
+                "The expression's rank differs from the destination's rank; broadcast it "
+                "explicitly with tx::broadcast_to or reshape the destination.");
+  static_assert(kType,
+                "The expression's element type differs from the destination's; convert it with "
+                "tx::cast<T>(...).");
+  if constexpr (kExpression && kRank && kType) {
+    const Dim<N> dims = e.dims();
+    if (dst.allocated()) {
+      if (dst.dims() != dims) {
+        throw ShapeError(message("cannot assign an expression of shape ", dims,
+                                 " to an array of shape ", dst.dims()));
+      }
+      write_checked<Saver, TU>(dst, e);
+    } else if constexpr (Saver::reads_destination) {
+      throw ShapeError(
+          message("cannot accumulate an expression of shape ", dims, " into an unallocated array"));
+    } else {
+      const Place place = operand_place(e);
+      check_place(place);
+      check_can_evaluate<TU>(e, place);
+      Array<T, N> result(dims, place);
+      write_checked<Saver, TU>(result, e);
+      dst = std::move(result);
+    }
+  }
+}
+
+/// dst = Saver(dst, value) for every element: the number broadcast over dst's extent.
+template <class Saver, class TU, class T, int N>
+void evaluate_scalar(Array<T, N>& dst, T value) {
+  evaluate<Saver, TU>(dst, broadcast_to(ScalarExp<T>(value), dst.dims()));
 }
 
 }  // namespace detail

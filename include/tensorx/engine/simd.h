@@ -12,6 +12,8 @@
 
 #include <type_traits>
 
+#include "tensorx/expr/plan_access.h"
+
 namespace tensorx {
 namespace detail {
 
@@ -22,9 +24,9 @@ struct simd_batch {
   using type = void;
 };
 template <class C>
-struct simd_batch<C, std::enable_if_t<std::is_same_v<C, float> || std::is_same_v<C, double> ||
-                                      std::is_same_v<C, std::int32_t> ||
-                                      std::is_same_v<C, std::int64_t>>> {
+struct simd_batch<
+    C, std::enable_if_t<std::is_same_v<C, float> || std::is_same_v<C, double> ||
+                        std::is_same_v<C, std::int32_t> || std::is_same_v<C, std::int64_t>>> {
   using type = xsimd::batch<C>;
 };
 template <class C>
@@ -38,7 +40,7 @@ constexpr bool plan_vectorizable() {
   if constexpr (std::is_void_v<simd_batch_t<C>>) {
     return false;
   } else {
-    return Plan::template vectorizable<simd_batch_t<C>>;
+    return vectorizable_v<Plan, simd_batch_t<C>>;
   }
 #else
   return false;

@@ -6,8 +6,8 @@
 #include <cstdint>
 
 #include "tensorx/array/array.h"
+#include "tensorx/core/lanes.h"
 #include "tensorx/expr/exp.h"
-#include "tensorx/expr/lanes.h"
 
 namespace tensorx {
 namespace detail {

@@ -8,10 +8,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "tensorx/core/lanes.h"
 #include "tensorx/expr/array_leaf.h"
 #include "tensorx/expr/broadcast.h"
 #include "tensorx/expr/exp.h"
-#include "tensorx/expr/lanes.h"
+#include "tensorx/expr/plan_access.h"
 #include "tensorx/expr/plan_pack.h"
 #include "tensorx/expr/scalar_exp.h"
 
@@ -63,7 +64,7 @@ struct MapPlan {
   template <class B>
   static constexpr bool vectorizable = std::conjunction_v<
       std::is_same<result_type, typename B::value_type>, std::negation<scalar_only<F>>,
-      std::bool_constant<(Children::template vectorizable<B> && ...)>,
+      std::bool_constant<(vectorizable_v<Children, B> && ...)>,
       std::is_invocable_r<B, const F&, decltype((void)sizeof(Children), std::declval<B>())...>>;
 
   template <int N>
@@ -113,14 +114,14 @@ struct MapPlan {
   }
   template <class B, std::size_t... I>
   TENSORX_FORCE_INLINE B batch_impl(index_t j, std::index_sequence<I...>) const {
-    return functor(pack_get<I>(children).template batch<B>(j)...);
+    return functor(batch_of<B>(pack_get<I>(children), j)...);
   }
   template <int V, std::size_t... I>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load_impl(
       index_t i, std::index_sequence<I...>) const {
     // Every operand's loads are issued before the first lane is computed, so they are all in
     // flight together.
-    const auto operands = make_plan_pack(pack_get<I>(children).template load<V>(i)...);
+    const auto operands = make_plan_pack(load_of<V>(pack_get<I>(children), i)...);
     Lanes<result_type, V> lanes;
     TENSORX_UNROLL
     for (int k = 0; k < V; ++k) {
@@ -130,13 +131,13 @@ struct MapPlan {
   }
   template <int N, std::size_t... I>
   auto row_impl(const Dim<N>& start, std::index_sequence<I...>) const {
-    return MapPlan<R, F, decltype(pack_get<I>(children).row(start))...>{
-        functor, make_plan_pack(pack_get<I>(children).row(start)...)};
+    return MapPlan<R, F, decltype(row_of(pack_get<I>(children), start))...>{
+        functor, make_plan_pack(row_of(pack_get<I>(children), start)...)};
   }
   template <std::size_t... I>
   auto flat_row_impl(std::index_sequence<I...>) const {
-    return MapPlan<R, F, decltype(pack_get<I>(children).flat_row())...>{
-        functor, make_plan_pack(pack_get<I>(children).flat_row()...)};
+    return MapPlan<R, F, decltype(flat_row_of(pack_get<I>(children)))...>{
+        functor, make_plan_pack(flat_row_of(pack_get<I>(children))...)};
   }
   template <class Visitor, std::size_t... I>
   void visit_impl(Visitor& visitor, std::index_sequence<I...>) const {
@@ -196,21 +197,40 @@ struct operand_value<A, std::enable_if_t<is_expression_v<A>>> {
   using type = typename A::value_type;
 };
 
-/// The element type shared by the expression operands among As (scalars adopt it).
+template <class A, class = void>
+struct operand_rank : std::integral_constant<int, 0> {};
+template <class A>
+struct operand_rank<A, std::enable_if_t<is_expression_v<A>>>
+    : std::integral_constant<int, A::rank> {};
+
+/// The element type shared by the expression operands among As (scalars adopt it); `agree` is
+/// false when two of them differ (make_map's static_assert then says so).
 template <class... As>
 struct common_value;
 template <>
 struct common_value<> {
   using type = void;
+  static constexpr bool agree = true;
 };
 template <class A, class... Rest>
 struct common_value<A, Rest...> {
   using first = typename operand_value<A>::type;
   using rest = typename common_value<Rest...>::type;
-  static_assert(std::is_void_v<first> || std::is_void_v<rest> || std::is_same_v<first, rest>,
-                "Arrays of different element types cannot be mixed in one expression: convert "
-                "one of them with tx::cast<T>(...).");
+  static constexpr bool agree =
+      common_value<Rest...>::agree &&
+      (std::is_void_v<first> || std::is_void_v<rest> || std::is_same_v<first, rest>);
   using type = std::conditional_t<std::is_void_v<first>, rest, first>;
+};
+
+/// What make_map returns once a static_assert has reported an ill-formed expression (operands of
+/// different element types): a node that compiles wherever it goes, so that the sentence is the
+/// only error the user reads.
+template <class T, int N>
+class InvalidExp : public Exp<InvalidExp<T, N>> {
+ public:
+  using value_type = T;
+  static constexpr int rank = N;
+  Dim<N> dims() const { return Dim<N>(); }
 };
 
 }  // namespace detail
@@ -219,11 +239,19 @@ struct common_value<A, Rest...> {
 /// least one must be an array or expression); scalars take the operands' element type.
 template <class F, class... Operands>
 auto make_map(F functor, const Operands&... operands) {
-  using T = typename detail::common_value<Operands...>::type;
+  using Common = detail::common_value<Operands...>;
+  using T = typename Common::type;
   static_assert(!std::is_void_v<T>,
                 "An element-wise function needs at least one array or expression operand.");
-  return MapExp<T, F, decltype(detail::as_operand<T>(operands))...>(
-      functor, detail::as_operand<T>(operands)...);
+  static_assert(Common::agree,
+                "Arrays of different element types cannot be mixed in one expression: convert "
+                "one of them with tx::cast<T>(...).");
+  if constexpr (Common::agree) {
+    return MapExp<T, F, decltype(detail::as_operand<T>(operands))...>(
+        functor, detail::as_operand<T>(operands)...);
+  } else {
+    return detail::InvalidExp<T, std::max({0, detail::operand_rank<Operands>::value...})>();
+  }
 }
 
 /// The element-wise node of a functor whose result has element type R (casts).
@@ -232,5 +260,18 @@ auto make_map_to(F functor, const E& operand) {
   static_assert(is_expression_v<E>, "make_map_to takes an array or expression operand.");
   return MapExp<R, F, E>(functor, operand);
 }
+
+namespace detail {
+template <class T, int N, class Context>
+const InvalidExp<T, N>& prepare(const InvalidExp<T, N>& e, const Context&) {
+  return e;
+}
+template <int M, class T, int N>
+ScalarPlan<compute_t<T>> make_plan(const InvalidExp<T, N>&, const Dim<M>&) {
+  return {};
+}
+template <class T, int N, class F>
+void for_each_array(const InvalidExp<T, N>&, F&&) {}
+}  // namespace detail
 
 }  // namespace tensorx

@@ -2,8 +2,8 @@
 // (2.0 * a with a float array is a float scalar), so mixing a double literal in costs nothing.
 #pragma once
 
+#include "tensorx/core/lanes.h"
 #include "tensorx/expr/exp.h"
-#include "tensorx/expr/lanes.h"
 #include "tensorx/place/place.h"
 #include "tensorx/shape/dim.h"
 

@@ -19,7 +19,7 @@ constexpr std::size_t kCpuAlignment = 64;
 class Allocation {
  public:
   /// Allocates `bytes` (0 is allowed and allocates nothing) on `place`. Throws DeviceError for an
-  /// unusable GPU, CudaError when the device is out of memory, std::bad_alloc on the host.
+  /// unusable GPU, CudaError when the device is out of memory, OutOfMemoryError on the host.
   Allocation(std::size_t bytes, const Place& place);
   ~Allocation();
   Allocation(const Allocation&) = delete;

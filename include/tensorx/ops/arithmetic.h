@@ -4,6 +4,9 @@
 
 #include <type_traits>
 
+#include "tensorx/core/integer_arithmetic.h"
+
+#include "tensorx/engine/assign.h"
 #include "tensorx/expr/map_exp.h"
 
 namespace tensorx {
@@ -27,10 +30,17 @@ struct multiplies {
     return a * b;
   }
 };
+/// a / b; for integers with every input defined (core/integer_arithmetic.h). SIMD batches of
+/// integers are not accepted: no CPU divides them in SIMD, and lane by lane the scalar loop is as
+/// fast, so expressions that divide integers run in it.
 struct divides {
-  template <class T>
+  template <class T, class = std::enable_if_t<!detail::is_integer_batch<T>::value>>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
-    return a / b;
+    if constexpr (std::is_integral_v<T>) {
+      return detail::divide_integers(a, b);
+    } else {
+      return a / b;
+    }
   }
 };
 struct negate {
@@ -46,9 +56,9 @@ namespace detail {
 /// Enables a binary operator when at least one side is an array or expression and the other is
 /// one too or a number.
 template <class L, class R>
-constexpr bool is_operator_pair_v =
-    (is_expression_v<L> && (is_expression_v<R> || std::is_arithmetic_v<R>)) ||
-    (is_expression_v<R> && std::is_arithmetic_v<L>);
+constexpr bool is_operator_pair_v = (is_expression_v<L> &&
+                                     (is_expression_v<R> || std::is_arithmetic_v<R>)) ||
+                                    (is_expression_v<R> && std::is_arithmetic_v<L>);
 }  // namespace detail
 
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>

@@ -5,6 +5,7 @@
 
 #include <type_traits>
 
+#include "tensorx/engine/assign.h"
 #include "tensorx/expr/map_exp.h"
 #include "tensorx/ops/arithmetic.h"
 #include "tensorx/ops/scalar_math.h"

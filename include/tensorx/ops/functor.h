@@ -5,6 +5,7 @@
 
 #include <type_traits>
 
+#include "tensorx/engine/assign.h"
 #include "tensorx/expr/map_exp.h"
 
 namespace tensorx {

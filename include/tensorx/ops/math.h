@@ -6,6 +6,7 @@
 
 #include <type_traits>
 
+#include "tensorx/engine/assign.h"
 #include "tensorx/expr/map_exp.h"
 #include "tensorx/ops/composite_math.h"
 #include "tensorx/ops/scalar_math.h"

@@ -3,6 +3,7 @@
 // computes the same values in the SIMD CPU loop as in the scalar loop and on the GPU.
 #pragma once
 
+#include <limits>
 #include <type_traits>
 
 #include "tensorx/core/config.h"
@@ -49,10 +50,32 @@ template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> tanh(const xsimd::batch<T, A>& x) {
   return xsimd::tanh(x);
 }
+/// x^y with C's pow at every special value (C11 Annex F.10.4.4), where xsimd's differs: xsimd's
+/// pow of |x| for the finite, positive bases, then zeros, infinities, negative bases, NaN, y == 0
+/// and x == 1 by the standard's rules, so that the SIMD loop and the scalar loop agree everywhere.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> pow(const xsimd::batch<T, A>& x,
                                             const xsimd::batch<T, A>& y) {
-  return xsimd::pow(x, y);
+  using B = xsimd::batch<T, A>;
+  const B zero(T(0)), one(T(1)), infinity(std::numeric_limits<T>::infinity());
+  const B ax = xsimd::abs(x);
+  const auto y_integer = xsimd::floor(y) == y;  // true for the infinities, false for NaN
+  // An odd integer: every float at or above 2^digits is even, and floor(y / 2) * 2 says so.
+  const auto y_odd = y_integer & (xsimd::floor(y * T(0.5)) * T(2) != y);
+  const auto x_negative = (x < zero) | ((x == zero) & (one / x < zero));  // -0 included
+  B r = xsimd::pow(ax, y);
+  r = xsimd::select(ax == zero, xsimd::select(y < zero, infinity, zero), r);
+  r = xsimd::select(ax == infinity, xsimd::select(y < zero, zero, infinity), r);
+  r = xsimd::select(y == infinity, xsimd::select(ax < one, zero, infinity), r);
+  r = xsimd::select(y == -infinity, xsimd::select(ax < one, infinity, zero), r);
+  r = xsimd::select(xsimd::abs(y) == infinity && ax == one, one, r);
+  r = xsimd::select(x_negative && y_odd, -r, r);
+  // A finite negative base to a non-integer power has no real value.
+  const auto no_real_value = (x < zero) & (ax != infinity) & !y_integer;
+  r = xsimd::select(no_real_value || xsimd::isnan(x) || xsimd::isnan(y),
+                    B(std::numeric_limits<T>::quiet_NaN()), r);
+  r = xsimd::select(y == one, x, r);  // exact, denormal x too
+  return xsimd::select(y == zero || x == one, one, r);
 }
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> floor(const xsimd::batch<T, A>& x) {

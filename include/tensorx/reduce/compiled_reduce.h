@@ -6,10 +6,10 @@
 #pragma once
 
 #include "tensorx/core/data_type.h"
-#include "tensorx/engine/reduce_geometry.h"
-#include "tensorx/engine/saver.h"
-#include "tensorx/ops/reduce_ops.h"
+#include "tensorx/expr/saver.h"
 #include "tensorx/place/place.h"
+#include "tensorx/reduce/reduce_geometry.h"
+#include "tensorx/reduce/reducers.h"
 
 namespace tensorx {
 

@@ -120,6 +120,32 @@ TENSORX_HOST_DEVICE constexpr index_t product(const Dim<N>& d) {
   }
 }
 
+namespace detail {
+
+/// The number of elements of `dims`, for an extent about to be allocated or reshaped to: throws
+/// ShapeError naming the extent when one is negative or their product exceeds what index_t counts.
+template <int N>
+index_t checked_numel(const Dim<N>& dims) {
+  index_t count = 1;
+  if constexpr (N > 0) {
+    for (int i = 0; i < N; ++i) {
+      if (dims.at(i) < 0) throw ShapeError(detail::message("negative extent in shape ", dims));
+    }
+    for (int i = 0; i < N; ++i) {
+      if (dims.at(i) == 0) return 0;  // empty, whatever the other extents
+    }
+    for (int i = 0; i < N; ++i) {
+      if (__builtin_mul_overflow(count, dims.at(i), &count)) {
+        throw ShapeError(detail::message("the shape ", dims, " has more elements than ",
+                                         "a 64-bit index counts"));
+      }
+    }
+  }
+  return count;
+}
+
+}  // namespace detail
+
 template <int N>
 TENSORX_HOST_DEVICE constexpr bool operator==(const Dim<N>& a, const Dim<N>& b) {
   if constexpr (N == 0) {

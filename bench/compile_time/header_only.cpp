@@ -1,0 +1,2 @@
+// The compile-time benchmark's smallest unit: the one public header and nothing else.
+#include <tensorx/tensorx.h>

@@ -1,0 +1,28 @@
+// The type an element type computes in: float16 (and every other storage-only type) is stored in
+// two bytes but computed in float, so engines, reducers and functors work on compute_t<T> and
+// round back with to_storage<T> only when they store.
+#pragma once
+
+#include "tensorx/core/config.h"
+#include "tensorx/core/float16.h"
+
+namespace tensorx {
+
+template <class T>
+struct compute_type {
+  using type = T;
+};
+template <>
+struct compute_type<float16> {
+  using type = float;
+};
+template <class T>
+using compute_t = typename compute_type<T>::type;
+
+/// Converts a computed value to the stored element type.
+template <class T, class C>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T to_storage(const C& value) {
+  return static_cast<T>(value);
+}
+
+}  // namespace tensorx

@@ -1,0 +1,60 @@
+// Lanes<C, V>: V consecutive elements that one CUDA thread holds in registers, and the aligned
+// block accesses that fill and drain them. The CUDA engine's dense kernel evaluates a plan V
+// elements at a time through the plans' load<V>(i) (expr/plan_access.h), so that every operand is
+// read with 16-byte accesses.
+#pragma once
+
+#include <cstddef>
+
+#include "tensorx/core/compute_type.h"
+#include "tensorx/core/config.h"
+
+namespace tensorx {
+namespace detail {
+
+/// V values of the compute type C, one per lane.
+template <class C, int V>
+struct Lanes {
+  C values[V];
+
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C& operator[](int k) { return values[k]; }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE const C& operator[](int k) const { return values[k]; }
+};
+
+/// The largest power of two, at most 16, that divides `bytes`: the alignment of a block of
+/// `bytes` that starts at a multiple of its own size in a 16-byte aligned buffer.
+constexpr std::size_t block_alignment(std::size_t bytes) {
+  std::size_t alignment = 16;
+  while (bytes % alignment != 0) alignment /= 2;
+  return alignment;
+}
+
+/// V stored elements as one aligned block, so that copying it is one vector access (two or more
+/// 16-byte ones when it is larger, as for double operands of a float destination).
+template <class T, int V>
+struct alignas(block_alignment(sizeof(T) * V)) LaneBlock {
+  T values[V];
+};
+
+/// Elements data[0 .. V - 1] converted to C; `data` must be aligned like LaneBlock<T, V>, which
+/// holds where the buffer is 16-byte aligned and the element index is a multiple of V.
+template <class C, int V, class T>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load_lanes(const T* data) {
+  const LaneBlock<T, V> block = *reinterpret_cast<const LaneBlock<T, V>*>(data);
+  Lanes<C, V> lanes;
+  TENSORX_UNROLL
+  for (int k = 0; k < V; ++k) lanes[k] = static_cast<C>(block.values[k]);
+  return lanes;
+}
+
+/// Writes the lanes, converted to the element type T, to data[0 .. V - 1] (aligned as above).
+template <class T, int V, class C>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE void store_lanes(T* data, const Lanes<C, V>& lanes) {
+  LaneBlock<T, V> block;
+  TENSORX_UNROLL
+  for (int k = 0; k < V; ++k) block.values[k] = to_storage<T>(lanes[k]);
+  *reinterpret_cast<LaneBlock<T, V>*>(data) = block;
+}
+
+}  // namespace detail
+}  // namespace tensorx

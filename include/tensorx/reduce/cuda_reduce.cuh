@@ -1,0 +1,201 @@
+// The CUDA reduction engine: ONE kernel launch per reduction, fused with its element-wise operand,
+// on the current stream of the destination's device. Two kernels cover every axis set:
+//  - rows (the last axis reduced, or every axis): a group of threads per result (up to a warp for
+//    short rows, the whole block for long ones), combined with warp shuffles. When there are too
+//    few results to fill the GPU (a full reduction has one), each result is split over several
+//    groups whose values go to scratch memory; the LAST group to finish a result, found with an
+//    atomic ticket after __threadfence, combines them in split order;
+//  - columns (the last axis kept): the 32 threads of a warp across the kept last axis (coalesced),
+//    eight warps down the reduced axes, combined through shared memory in a fixed order; too few
+//    columns to fill the GPU are split along the reduced axes, with a ticket per column tile.
+// A dense operand is read in the three-axis form (outer, reduced, inner) of its merged axes, with
+// 16-byte loads for rows; any other through its multi-index. Every grouping depends only on the
+// shape and the device, so the same input gives bitwise the same result on every run. Values
+// accumulate in the compute type (float for float16). Scratch memory comes from the
+// stream-ordered allocator. Included by engine/reduce_assign.h in CUDA translation units only.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "tensorx/core/cuda_check.h"
+#include "tensorx/core/stats.h"
+#include "tensorx/engine/layout_facts.h"
+#include "tensorx/memory/allocation.h"
+#include "tensorx/place/device.h"
+#include "tensorx/place/stream.h"
+#include "tensorx/reduce/cuda_reduce_kernels.cuh"
+
+namespace tensorx {
+namespace detail {
+TENSORX_ENGINE_NAMESPACE_BEGIN
+
+constexpr index_t ceil_div(index_t a, index_t b) {
+  return (a + b - 1) / b;
+}
+
+/// Scratch memory of a split reduction: `count` partial values, then `tickets` counters set to 0
+/// on `stream`. Freed, stream-ordered, when it goes out of scope after the launch.
+template <class A>
+struct ReduceScratch {
+  ReduceScratch(index_t count, index_t tickets, const Place& place, StreamHandle stream)
+      : ticket_offset(ceil_div(count * static_cast<index_t>(sizeof(A)), 16) * 16),
+        memory(static_cast<std::size_t>(ticket_offset + tickets * index_t{sizeof(unsigned)}),
+               place) {
+    TENSORX_CUDA_CHECK(cudaMemsetAsync(
+        this->tickets(), 0, static_cast<std::size_t>(tickets) * sizeof(unsigned), stream));
+  }
+  A* partials() const { return static_cast<A*>(memory.data()); }
+  unsigned* tickets() const {
+    return reinterpret_cast<unsigned*>(static_cast<char*>(memory.data()) + ticket_offset);
+  }
+
+  index_t ticket_offset;
+  Allocation memory;
+};
+
+/// Blocks in one full wave of `device`.
+inline index_t wave_blocks(int device) {
+  return index_t{multiprocessor_count(device)} * kCudaBlocksPerMultiprocessor;
+}
+
+/// Threads per result of the row kernel: the whole block for rows longer than kWarpRowLimit,
+/// else the power of two up to a warp that gives each thread about four loads.
+inline int row_group_threads(index_t reduced, int vector_width) {
+  if (reduced > kWarpRowLimit) return kCudaThreads;
+  int threads = 1;
+  while (threads < 32 && threads * 4 * vector_width < reduced) threads *= 2;
+  return threads;
+}
+
+/// Queues the row kernel over `outputs` results of `reduced` elements each.
+template <class Op, class Saver, int V, class C, class T, class Source>
+void launch_rows(T* dst, const Source& source, index_t outputs, index_t reduced, const Place& place,
+                 StreamHandle stream) {
+  using A = accumulator_t<Op, C>;
+  const index_t wave = wave_blocks(device_of(place));
+  RowWork work;
+  work.outputs = outputs;
+  work.reduced = reduced;
+  work.group_threads = row_group_threads(reduced, V);
+  index_t splits = 1;
+  if (work.group_threads == kCudaThreads && outputs < wave) {
+    splits = std::max<index_t>(1, std::min(ceil_div(wave, outputs), reduced / kMinRowSplit));
+  }
+  work.split_length = ceil_div(ceil_div(reduced, splits), V) * V;
+  work.splits = static_cast<int>(ceil_div(reduced, work.split_length));
+  const index_t groups = kCudaThreads / work.group_threads;
+  const index_t units = outputs * work.splits;
+  const auto blocks = static_cast<unsigned>(std::min(ceil_div(units, groups), 4 * wave));
+  if (work.splits == 1) {
+    reduce_rows_kernel<Op, Saver, V, C>
+        <<<blocks, kCudaThreads, 0, stream>>>(dst, source, work, nullptr, nullptr);
+  } else {
+    const ReduceScratch<A> scratch(units, outputs, place, stream);
+    reduce_rows_kernel<Op, Saver, V, C><<<blocks, kCudaThreads, 0, stream>>>(
+        dst, source, work, scratch.partials(), scratch.tickets());
+  }
+  TENSORX_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Queues the column kernel over outer x inner results of `reduced` elements each.
+template <class Op, class Saver, class C, class T, class Source>
+void launch_columns(T* dst, const Source& source, index_t outer, index_t reduced, index_t inner,
+                    const Place& place, StreamHandle stream) {
+  using A = accumulator_t<Op, C>;
+  const index_t wave = wave_blocks(device_of(place));
+  ColumnWork work;
+  work.outer = outer;
+  work.reduced = reduced;
+  work.inner = inner;
+  work.tiles = ceil_div(inner, 32);
+  const index_t units = outer * work.tiles;
+  index_t splits = 1;
+  if (units < 2 * wave) {
+    splits = std::max<index_t>(
+        1, std::min({ceil_div(2 * wave, units), reduced / kMinColumnSplit, index_t{65535}}));
+  }
+  work.split_length = ceil_div(reduced, splits);
+  work.splits = static_cast<int>(ceil_div(reduced, work.split_length));
+  const dim3 grid(static_cast<unsigned>(std::min(units, 8 * wave)),
+                  static_cast<unsigned>(work.splits));
+  if (work.splits == 1) {
+    reduce_columns_kernel<Op, Saver, C>
+        <<<grid, kCudaThreads, 0, stream>>>(dst, source, work, nullptr, nullptr);
+  } else {
+    const ReduceScratch<A> scratch(work.splits * outer * inner, units, place, stream);
+    reduce_columns_kernel<Op, Saver, C><<<grid, kCudaThreads, 0, stream>>>(
+        dst, source, work, scratch.partials(), scratch.tickets());
+  }
+  TENSORX_CUDA_CHECK(cudaGetLastError());
+}
+
+/// Reduces a dense operand in three-axis form, with 16-byte loads where rows allow them.
+template <class Op, class Saver, class C, class T, class Plan>
+void reduce_three_axes(T* dst, const Plan& plan, const ThreeAxes& axes, bool aligned,
+                       const Place& place, StreamHandle stream) {
+  const DenseSource<Plan> source{plan, axes};
+  if (axes.inner > 1) {
+    launch_columns<Op, Saver, C>(dst, source, axes.outer, axes.reduced, axes.inner, place, stream);
+    return;
+  }
+  constexpr int V = Op::kIndexed ? 1 : kVectorWidth<C>;
+  if (V > 1 && aligned && axes.reduced % V == 0) {
+    launch_rows<Op, Saver, V, C>(dst, source, axes.outer, axes.reduced, place, stream);
+  } else {
+    launch_rows<Op, Saver, 1, C>(dst, source, axes.outer, axes.reduced, place, stream);
+  }
+}
+
+/// Reduces any operand through its multi-index, with Divider's index arithmetic.
+template <class Op, class Saver, class Divider, class C, class T, int N, class Plan>
+void reduce_strided(T* dst, const Plan& plan, const ReduceSpace<N>& space, const Place& place,
+                    StreamHandle stream) {
+  const index_t inner = space.is_reduced(N - 1) ? 1 : space.dims.at(N - 1);
+  const StridedSource<Plan, N, Divider> source{plan, IndexSpace<N, Divider>(space.kept_dims()),
+                                               IndexSpace<N, Divider>(space.reduced_dims()),
+                                               space.dst_strides, inner};
+  if (inner > 1) {
+    launch_columns<Op, Saver, C>(dst, source, space.outputs() / inner, space.reduced_count(), inner,
+                                 place, stream);
+  } else {
+    launch_rows<Op, Saver, 1, C>(dst, source, space.outputs(), space.reduced_count(), place,
+                                 stream);
+  }
+}
+
+/// Reduces `plan` (an operand planned over space.dims) with reducer Op into the GPU memory dst
+/// (results at space.dst_strides) through Saver: ONE kernel on the current stream of the place's
+/// device. Every result must have at least one element. Throws CudaError when a launch fails.
+template <class Op, class Saver, class T, int N, class Plan>
+void reduce_gpu(CudaTranslationUnit, Op, Saver, T* dst, const Place& place,
+                const ReduceSpace<N>& space, const Plan& plan) {
+  using C = std::decay_t<decltype(plan.at(Dim<N>()))>;
+  const int device = device_of(place);
+  cuda::DeviceGuard guard(device);
+  const StreamHandle stream = current_stream(device);
+  stats::record_pass();
+  LayoutFacts<N> facts;
+  bool aligned = true;
+  plan.visit_leaves([&](const void* data, const Dim<N>& strides, std::size_t) {
+    facts.add(space.dims, strides);
+    aligned = aligned && is_16_byte_aligned(data);
+  });
+  ThreeAxes axes;
+  if (facts.dense && three_axes_form(merged(space), &axes)) {
+    reduce_three_axes<Op, Saver, C>(dst, plan, axes, aligned, place, stream);
+  } else if (space.outputs() <= std::numeric_limits<std::int32_t>::max() &&
+             space.reduced_count() <= std::numeric_limits<std::int32_t>::max()) {
+    reduce_strided<Op, Saver, FastDivider32, C>(dst, plan, space, place, stream);
+  } else {
+    reduce_strided<Op, Saver, Divider64, C>(dst, plan, space, place, stream);
+  }
+}
+
+TENSORX_ENGINE_NAMESPACE_END
+}  // namespace detail
+}  // namespace tensorx

@@ -1,0 +1,190 @@
+// Every math function at its special values (hardening issue, point 6): ±0, the smallest
+// denormal, ±1, halves, large and huge arguments, the largest finite value, ±inf and NaN, in
+// float and double, on the SIMD loop (dense operands) and the scalar loop (strided operands),
+// each against the other and against the C library or the function's definition in double.
+// Infinities must match exactly, NaN must meet NaN, zeros keep their sign where C keeps it.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+#include <tensorx/tensorx.h>
+
+namespace tx = tensorx;
+
+namespace {
+
+template <class T>
+std::vector<T> special_values() {
+  using L = std::numeric_limits<T>;
+  std::vector<T> values;
+  for (T v : {T(0), L::denorm_min(), L::min(), T(1e-30), T(0.5), T(1), T(1.5), T(2), T(2.5), T(3),
+              T(20), T(88.5), T(89), T(709), T(711), T(1e30), L::max(), L::infinity()}) {
+    values.push_back(v);
+    values.push_back(-v);
+  }
+  values.push_back(L::quiet_NaN());
+  return values;
+}
+
+/// Copies of `values` laid out so that the CPU engine takes its SIMD loop (dense) or its scalar
+/// loop (every other element of a buffer twice as long).
+template <class T>
+struct Layouts {
+  tx::Array<T, 1> dense, strided;
+  explicit Layouts(const std::vector<T>& values, int copies) {
+    const auto n = static_cast<tx::index_t>(values.size()) * copies;
+    dense = tx::Array<T, 1>(tx::make_dim(n));
+    tx::Array<T, 1> wide(tx::make_dim(2 * n));
+    strided = tx::Array<T, 1>(wide.buffer(), tx::make_dim(n), tx::make_dim(2), 0);
+    for (tx::index_t i = 0; i < n; ++i) {
+      dense(i) = values[static_cast<std::size_t>(i) % values.size()];
+      strided(i) = dense(i);
+    }
+  }
+};
+
+/// Same value: NaN meets NaN, infinities and zeros (with their sign where `signed_zero`) match
+/// exactly, finite values within `ulps` units in the last place of T (denormals in absolute terms).
+template <class T>
+bool same(double got, double want, double ulps, bool signed_zero = true) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isinf(want) || want == 0) {
+    return got == want && (!signed_zero || std::signbit(got) == std::signbit(want));
+  }
+  const double epsilon = std::numeric_limits<T>::epsilon();
+  const double tiny = std::numeric_limits<T>::denorm_min();
+  return std::abs(got - want) <= ulps * epsilon * std::abs(want) + 2 * tiny;
+}
+
+template <class T, class Build, class Reference>
+void check_unary(const char* name, Build build, Reference reference, double ulps,
+                 bool signed_zero = true) {
+  const std::vector<T> values = special_values<T>();
+  const Layouts<T> in(values, 16);
+  tx::Array<T, 1> simd, scalar;
+  simd = build(in.dense);
+  scalar = build(in.strided);
+  int bad = 0;
+  std::ostringstream first;
+  for (tx::index_t i = 0; i < simd.numel(); ++i) {
+    const T x = in.dense(i);
+    const double want = reference(static_cast<double>(x));
+    const bool ok = same<T>(simd(i), scalar(i), ulps, signed_zero) &&
+                    same<T>(scalar(i), static_cast<T>(want), ulps, signed_zero);
+    if (!ok && bad++ == 0) {
+      first << name << "(" << x << "): SIMD " << simd(i) << ", scalar " << scalar(i)
+            << ", expected " << static_cast<T>(want);
+    }
+  }
+  BOOST_TEST(bad == 0, bad << " values differ; first " << first.str());
+}
+
+template <class T, class Build, class Reference>
+void check_binary(const char* name, Build build, Reference reference, double ulps) {
+  const std::vector<T> values = special_values<T>();
+  std::vector<T> xs, ys;
+  for (T x : values) {
+    for (T y : values) xs.push_back(x), ys.push_back(y);
+  }
+  const Layouts<T> x(xs, 2), y(ys, 2);
+  tx::Array<T, 1> simd, scalar;
+  simd = build(x.dense, y.dense);
+  scalar = build(x.strided, y.strided);
+  int bad = 0;
+  std::ostringstream first;
+  for (tx::index_t i = 0; i < simd.numel(); ++i) {
+    const double want = reference(static_cast<double>(x.dense(i)), static_cast<double>(y.dense(i)));
+    const bool ok =
+        same<T>(simd(i), scalar(i), ulps) && same<T>(scalar(i), static_cast<T>(want), ulps);
+    if (!ok && bad++ == 0) {
+      first << name << "(" << x.dense(i) << ", " << y.dense(i) << "): SIMD " << simd(i)
+            << ", scalar " << scalar(i) << ", expected " << static_cast<T>(want);
+    }
+  }
+  BOOST_TEST(bad == 0, bad << " pairs differ; first " << first.str());
+}
+
+double nan_propagating_max(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b);
+}
+double nan_propagating_min(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::min(a, b);
+}
+
+/// The reference of a function computed in T: the C function in T's precision (what the scalar
+/// loop calls), so that the comparison is about special values, not rounding.
+template <class T>
+void check_every_function() {
+  // The C library's results in T, and definitions in double rounded to T.
+  check_unary<T>(
+      "exp", [](const auto& a) { return tx::exp(a); },
+      [](double x) { return std::exp(static_cast<T>(x)); }, 4);
+  check_unary<T>(
+      "log", [](const auto& a) { return tx::log(a); },
+      [](double x) { return std::log(static_cast<T>(x)); }, 4);
+  check_unary<T>(
+      "log1p", [](const auto& a) { return tx::log1p(a); },
+      [](double x) { return std::log1p(static_cast<T>(x)); }, 4);
+  check_unary<T>(
+      "expm1", [](const auto& a) { return tx::expm1(a); },
+      [](double x) { return std::expm1(static_cast<T>(x)); }, 4);
+  check_unary<T>(
+      "sqrt", [](const auto& a) { return tx::sqrt(a); },
+      [](double x) { return std::sqrt(static_cast<T>(x)); }, 1);
+  check_unary<T>(
+      "rsqrt", [](const auto& a) { return tx::rsqrt(a); },
+      [](double x) { return T(1) / std::sqrt(static_cast<T>(x)); }, 2);
+  check_unary<T>(
+      "tanh", [](const auto& a) { return tx::tanh(a); },
+      [](double x) { return std::tanh(static_cast<T>(x)); }, 4);
+  check_unary<T>(
+      "sigmoid", [](const auto& a) { return tx::sigmoid(a); },
+      [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, 8, false);
+  check_unary<T>(
+      "floor", [](const auto& a) { return tx::floor(a); }, [](double x) { return std::floor(x); },
+      0);
+  check_unary<T>(
+      "ceil", [](const auto& a) { return tx::ceil(a); }, [](double x) { return std::ceil(x); }, 0);
+  check_unary<T>(
+      "round", [](const auto& a) { return tx::round(a); }, [](double x) { return std::round(x); },
+      0);
+  check_unary<T>(
+      "abs", [](const auto& a) { return tx::abs(a); }, [](double x) { return std::fabs(x); }, 0);
+  check_unary<T>(
+      "relu", [](const auto& a) { return tx::relu(a); },
+      [](double x) { return nan_propagating_max(x, 0.0); }, 0, false);
+  check_unary<T>(
+      "square", [](const auto& a) { return tx::square(a); },
+      [](double x) { return static_cast<T>(x) * static_cast<T>(x); }, 0);
+  check_unary<T>(
+      "sign", [](const auto& a) { return tx::sign(a); },
+      [](double x) { return x > 0   ? 1.0
+                            : x < 0 ? -1.0
+                                    : x; }, 0);
+  check_binary<T>(
+      "pow", [](const auto& a, const auto& b) { return tx::pow(a, b); },
+      [](double x, double y) { return std::pow(static_cast<T>(x), static_cast<T>(y)); }, 4);
+  check_binary<T>(
+      "maximum", [](const auto& a, const auto& b) { return tx::maximum(a, b); },
+      nan_propagating_max, 0);
+  check_binary<T>(
+      "minimum", [](const auto& a, const auto& b) { return tx::minimum(a, b); },
+      nan_propagating_min, 0);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(special_values)
+
+BOOST_AUTO_TEST_CASE(every_math_function_agrees_on_simd_scalar_and_c_in_float) {
+  check_every_function<float>();
+}
+
+BOOST_AUTO_TEST_CASE(every_math_function_agrees_on_simd_scalar_and_c_in_double) {
+  check_every_function<double>();
+}
+
+BOOST_AUTO_TEST_SUITE_END()
