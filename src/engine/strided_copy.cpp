@@ -13,7 +13,6 @@
 #include "engine/strided_layout.h"
 #include "engine/strided_loop.h"
 #include "memory/gpu_memory.h"
-#include "tensorx/core/stats.h"
 #include "tensorx/memory/allocation.h"
 #include "tensorx/place/device.h"
 
@@ -177,7 +176,6 @@ void fill_strided(const StridedBytes& dst, const void* value, std::size_t elemen
   check_place(dst.place);
   if (numel(dst) == 0) return;
   const StridedLayout<1> layout = layout_of(dst);
-  stats::record_pass();  // a fill serves `array = number`, an assignment's one pass
   if (is_cpu_place(dst.place)) {
     cpu_fill(layout, dst.data, value, element_size);
   } else {

@@ -54,30 +54,32 @@ struct DividedLayout {
   }
 };
 
+/// Calls f(offsets) with every element's operand offsets, in a grid-stride loop.
+template <int Operands, class Divider, class F>
+__device__ TENSORX_FORCE_INLINE void for_each_element(
+    const DividedLayout<Operands, Divider>& layout, typename Divider::index_type count, F&& f) {
+  using Index = typename Divider::index_type;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step) {
+    index_t offsets[Operands];
+    layout.offsets_of(i, offsets);
+    f(offsets);
+  }
+}
+
 template <class Bits, class Divider>
 __global__ void __launch_bounds__(kCudaThreads)
     strided_copy_kernel(DividedLayout<2, Divider> layout, Bits* dst, const Bits* src,
                         typename Divider::index_type count) {
-  using Index = typename Divider::index_type;
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step) {
-    index_t offsets[2];
-    layout.offsets_of(i, offsets);
-    dst[offsets[0]] = src[offsets[1]];
-  }
+  for_each_element(layout, count,
+                   [&](const index_t(&offsets)[2]) { dst[offsets[0]] = src[offsets[1]]; });
 }
 
 template <class Bits, class Divider>
 __global__ void __launch_bounds__(kCudaThreads)
     strided_fill_kernel(DividedLayout<1, Divider> layout, Bits* dst, Bits value,
                         typename Divider::index_type count) {
-  using Index = typename Divider::index_type;
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step) {
-    index_t offsets[1];
-    layout.offsets_of(i, offsets);
-    dst[offsets[0]] = value;
-  }
+  for_each_element(layout, count, [&](const index_t(&offsets)[1]) { dst[offsets[0]] = value; });
 }
 
 /// Calls launch(Divider{}) with the dividers a layout of `count` elements needs: 32-bit below

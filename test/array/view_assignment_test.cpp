@@ -60,11 +60,11 @@ BOOST_AUTO_TEST_CASE(transposed_and_sliced_views_take_every_assignment_operator)
                 return v * v / 2.0 + v - 1.0;
               }));
   auto c = tx::testing::on_test_place(tx::zeros<float>(tx::make_dim(3, 4)));
-  c.slice(1, 3) = b * 2.0f;
+  c.slice(1, 3) = 2.0f;
   tx::slice(c, 1, 2, 4) = b;
   const auto hc = on_host(c);
   BOOST_TEST(hc(0, 0) == 0.0f);
-  BOOST_TEST(hc(1, 0) == 2.0f * hb(1, 0));
+  BOOST_TEST(hc(1, 0) == 2.0f);
   BOOST_TEST(hc(2, 3) == hb(2, 1));
 }
 

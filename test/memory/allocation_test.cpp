@@ -44,9 +44,12 @@ BOOST_AUTO_TEST_CASE(zero_bytes_allocate_nothing) {
   BOOST_TEST(tx::is_cpu_place(allocation.place()));
 }
 
-BOOST_AUTO_TEST_CASE(a_size_no_host_can_hold_is_bad_alloc) {
-  BOOST_CHECK_THROW(tx::Allocation(std::numeric_limits<std::size_t>::max() - 8, tx::CpuPlace()),
-                    std::bad_alloc);
+BOOST_AUTO_TEST_CASE(a_size_no_host_can_hold_is_an_out_of_memory_error_naming_the_bytes) {
+  BOOST_CHECK_EXCEPTION(tx::Allocation(std::numeric_limits<std::size_t>::max() - 8, tx::CpuPlace()),
+                        tx::OutOfMemoryError,
+                        tx::testing::message_has({"18446744073709551607 bytes", "CPU"}));
+  BOOST_CHECK_EXCEPTION(tx::Allocation(std::size_t{1} << 62, tx::CpuPlace()), tx::OutOfMemoryError,
+                        tx::testing::message_has({"4611686018427387904"}));
 }
 
 BOOST_AUTO_TEST_CASE(an_unusable_gpu_is_a_device_error_even_for_zero_bytes) {

@@ -83,7 +83,8 @@ void check_unary(const char* name, Build build, Reference reference, double ulps
 }
 
 template <class T, class Build, class Reference>
-void check_binary(const char* name, Build build, Reference reference, double ulps) {
+void check_binary(const char* name, Build build, Reference reference, double ulps,
+                  bool signed_zero = true) {
   const std::vector<T> values = special_values<T>();
   std::vector<T> xs, ys;
   for (T x : values) {
@@ -97,8 +98,8 @@ void check_binary(const char* name, Build build, Reference reference, double ulp
   std::ostringstream first;
   for (tx::index_t i = 0; i < simd.numel(); ++i) {
     const double want = reference(static_cast<double>(x.dense(i)), static_cast<double>(y.dense(i)));
-    const bool ok =
-        same<T>(simd(i), scalar(i), ulps) && same<T>(scalar(i), static_cast<T>(want), ulps);
+    const bool ok = same<T>(simd(i), scalar(i), ulps) &&
+                    same<T>(scalar(i), static_cast<T>(want), ulps, signed_zero);
     if (!ok && bad++ == 0) {
       first << name << "(" << x.dense(i) << ", " << y.dense(i) << "): SIMD " << simd(i)
             << ", scalar " << scalar(i) << ", expected " << static_cast<T>(want);

@@ -13,6 +13,7 @@
 #include "tensorx/core/config.h"
 #include "tensorx/core/error.h"
 #include "tensorx/core/expression.h"
+#include "tensorx/core/stats.h"
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/memory/allocation.h"
 #include "tensorx/memory/strided_copy.h"
@@ -102,6 +103,7 @@ class Array {
   Array& operator=(V value) {
     check_allocated_for(value);
     const T element = static_cast<T>(value);
+    if (numel() > 0) stats::record_pass();  // an assignment's one pass, as for expressions
     detail::fill_strided(detail::strided_bytes(data(), place(), dims_, strides_), &element,
                          sizeof(T));
     return *this;

@@ -178,30 +178,44 @@ decltype(auto) visit_floating(F&& f, X&& x, const Others&... others) {
       std::forward<X>(x), others...);
 }
 
-inline DataType dtype(const DArray& x) {
-  return visit(
-      [](auto& a) { return data_type_of<typename std::decay_t<decltype(a)>::value_type>(); }, x);
-}
-
 /// The rank of a DArray, 1 to 4.
-inline int rank(const DArray& x) {
-  return visit([](auto& a) { return std::decay_t<decltype(a)>::rank; }, x);
-}
+int rank(const DArray& x);
 
 /// The extent of a DArray.
-inline DDim dims(const DArray& x) {
-  return visit([](auto& a) { return DDim(a.dims()); }, x);
-}
+DDim dims(const DArray& x);
 
 /// Where a DArray's elements live.
-inline Place place(const DArray& x) {
-  return visit([](auto& a) { return a.place(); }, x);
-}
+Place place(const DArray& x);
 
 /// The number of elements of a DArray.
-inline index_t numel(const DArray& x) {
-  return visit([](auto& a) { return a.numel(); }, x);
+index_t numel(const DArray& x);
+
+/// Prints "DArray<float32, (2, 3)> on CpuPlace".
+std::ostream& operator<<(std::ostream& out, const DArray& x);
+
+namespace detail {
+// The element access and creation of the compiled layer (src/array/darray.cpp), through which
+// the templates below work for any value type without visiting the 20 typed arrays in every
+// translation unit. Integers travel as int64 (exactly), everything else as double (exactly for
+// every DArray element type but int64, which takes the integer path).
+double element_as_double(const DArray& x, const DDim& index);
+std::int64_t element_as_int64(const DArray& x, const DDim& index);
+void set_element(const DArray& x, const DDim& index, double value);
+void set_element(const DArray& x, const DDim& index, std::int64_t value);
+void fill_darray(const DArray& x, double value);
+void fill_darray(const DArray& x, std::int64_t value);
+DArray make_uninitialised_darray(DataType type, const DDim& dims, const Place& place);
+
+/// `value` as the compiled layer's element value: int64 for integers, else double.
+template <class V>
+auto element_value(const V& value) {
+  if constexpr (std::is_integral_v<V>) {
+    return static_cast<std::int64_t>(value);
+  } else {
+    return static_cast<double>(value);
+  }
 }
+}  // namespace detail
 
 template <class T, int N>
 Array<T, N> DArray::as() const {
@@ -224,48 +238,37 @@ class DArray::Element {
   template <class V,
             class = std::enable_if_t<std::is_arithmetic_v<V> || std::is_same_v<V, float16>>>
   Element& operator=(const V& value) {
-    visit(
-        [&](auto& a) {
-          element(a) = static_cast<typename std::decay_t<decltype(a)>::value_type>(value);
-        },
-        array_);
+    detail::set_element(array_, index_, detail::element_value(value));
     return *this;
   }
   /// Copies the value of another element (x[i] = y[j]), not the proxy.
   Element& operator=(const Element& other) {
-    visit([&](auto& a) { *this = other.element(a); }, other.array_);
+    if (is_integer(dtype(other.array_))) {
+      detail::set_element(array_, index_, detail::element_as_int64(other.array_, other.index_));
+    } else {
+      detail::set_element(array_, index_, detail::element_as_double(other.array_, other.index_));
+    }
     return *this;
   }
 
   /// The element converted to V.
   template <class V>
   V value() const {
-    return visit([&](auto& a) { return static_cast<V>(element(a)); }, array_);
+    if constexpr (std::is_integral_v<V>) {
+      return static_cast<V>(detail::element_as_int64(array_, index_));
+    } else {
+      return static_cast<V>(detail::element_as_double(array_, index_));
+    }
   }
   operator double() const { return value<double>(); }  // NOLINT: reads like a number.
 
  private:
-  template <class T, int N>
-  T& element(const Array<T, N>& a) const {
-    if (arity(index_) != N) {
-      throw TypeError(detail::message("index ", index_, " has ", arity(index_),
-                                      " dimensions but the DArray holds an ",
-                                      detail::array_type_name(data_type_of<T>(), N)));
-    }
-    return a[to_dim<N>(index_)];
-  }
-
   DArray array_;
   DDim index_;
 };
 
 inline DArray::Element DArray::operator[](const DDim& index) const {
   return Element(*this, index);
-}
-
-/// Prints "DArray<float32, (2, 3)> on CpuPlace".
-inline std::ostream& operator<<(std::ostream& out, const DArray& x) {
-  return out << "DArray<" << name(dtype(x)) << ", " << dims(x) << "> on " << place(x);
 }
 
 /// A DArray of the given extent (rank 1..4) on `place`, every element `value`; the value's type
@@ -277,11 +280,9 @@ DArray make_darray(const DDim& dims, const V& value, const Place& place = CpuPla
                 "make_darray takes a float, double, float16 or integer value that int32 or int64 "
                 "holds exactly; convert a 64-bit unsigned value to int64_t or double first.");
   if constexpr (detail::is_darray_element_v<T>) {
-    return detail::darray_rank_switch(arity(dims), [&](auto rank) {
-      Array<T, rank> array(to_dim<rank>(dims), place);
-      fill(array, static_cast<T>(value));
-      return DArray(array);
-    });
+    const DArray x = detail::make_uninitialised_darray(data_type_of<T>(), dims, place);
+    detail::fill_darray(x, detail::element_value(static_cast<T>(value)));
+    return x;
   } else {
     return DArray();
   }

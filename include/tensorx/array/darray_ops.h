@@ -1,5 +1,6 @@
 // The Majel global operations on DArrays: the typed operations of global_ops.h, dispatched on the
-// element type and rank at run time. Mismatched element types or ranks throw TypeError.
+// element type and rank at run time in the compiled layer (src/array/darray.cpp). Mismatched
+// element types or ranks throw TypeError.
 #pragma once
 
 #include "tensorx/array/darray.h"
@@ -22,27 +23,16 @@ DArray ones(const DDim& dims, const Place& place = CpuPlace()) {
 /// Writes `value`, converted to the element type, to every element.
 template <class V>
 void fill(const DArray& x, const V& value) {
-  visit([&](auto& a) { fill(a, value); }, x);
+  detail::fill_darray(x, detail::element_value(value));
 }
 
 /// A view of a contiguous DArray with another extent (rank 1..4) of the same element count.
-inline DArray reshape(const DArray& x, const DDim& dims) {
-  return visit(
-      [&](auto& a) {
-        return detail::darray_rank_switch(
-            arity(dims), [&](auto rank) { return DArray(reshape(a, to_dim<rank>(dims))); });
-      },
-      x);
-}
+DArray reshape(const DArray& x, const DDim& dims);
 
 /// Copies `src` into `dst` (same element type and rank, equal extents, any places).
-inline void copy(const DArray& dst, const DArray& src) {
-  visit([](auto& d, auto& s) { copy(d, s); }, dst, src);
-}
+void copy(const DArray& dst, const DArray& src);
 
 /// A new dense copy of `x` on `place`.
-inline DArray to(const DArray& x, const Place& place) {
-  return visit([&](auto& a) { return DArray(to(a, place)); }, x);
-}
+DArray to(const DArray& x, const Place& place);
 
 }  // namespace tensorx

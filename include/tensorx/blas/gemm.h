@@ -39,25 +39,6 @@ double gemm_scalar(Scalar value) {
   return static_cast<double>(static_cast<gemm_scalar_t<T>>(value));
 }
 
-/// The matrix (Rank 2) or batch (Rank 3) that a DArray holds; any other rank is a TypeError that
-/// names the operand.
-template <int Rank>
-auto darray_matrix_ref(const DArray& x, const char* operand, const char* operation) {
-  using Ref = decltype(matrix_ref(Array<float, Rank>()));
-  return visit(
-      [&](auto& array) -> Ref {
-        using A = std::decay_t<decltype(array)>;
-        if constexpr (A::rank == Rank) {
-          return matrix_ref(array);
-        } else {
-          throw TypeError(
-              message(operation, " needs rank-", Rank, " arrays, but ", operand, " is an ",
-                      array_type_name(data_type_of<typename A::value_type>(), A::rank)));
-        }
-      },
-      x);
-}
-
 }  // namespace detail
 
 /// C = alpha * op(A) * op(B) + beta * C with op(A) M x K, op(B) K x N and C M x N, all on one
@@ -83,21 +64,14 @@ void batch_gemm(Trans trans_a, Trans trans_b, Alpha alpha, const Array<TA, 3>& a
                      detail::matrix_ref(b), detail::gemm_scalar<TA>(beta), detail::matrix_ref(c));
 }
 
-/// gemm on DArrays, dispatched on the element type at run time: rank-2 float, double or float16
-/// arrays of one element type, else TypeError; then the checks of the typed gemm.
-inline void gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b,
-                 double beta, const DArray& c) {
-  detail::gemm(trans_a, trans_b, alpha, detail::darray_matrix_ref<2>(a, "A", "gemm"),
-               detail::darray_matrix_ref<2>(b, "B", "gemm"), beta,
-               detail::darray_matrix_ref<2>(c, "C", "gemm"));
-}
+/// gemm on DArrays, dispatched on the element type at run time (src/blas/darray_gemm.cpp):
+/// rank-2 float, double or float16 arrays of one element type, else TypeError; then the checks of
+/// the typed gemm.
+void gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b, double beta,
+          const DArray& c);
 
 /// batch_gemm on rank-3 DArrays, dispatched on the element type at run time (TypeError as gemm).
-inline void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b,
-                       double beta, const DArray& c) {
-  detail::batch_gemm(trans_a, trans_b, alpha, detail::darray_matrix_ref<3>(a, "A", "batch_gemm"),
-                     detail::darray_matrix_ref<3>(b, "B", "batch_gemm"), beta,
-                     detail::darray_matrix_ref<3>(c, "C", "batch_gemm"));
-}
+void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b,
+                double beta, const DArray& c);
 
 }  // namespace tensorx

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "tensorx/core/error.h"
@@ -106,6 +107,12 @@ constexpr decltype(auto) type_switch(DataType type, F&& f) {
 /// Bytes per element of `type`. Throws TypeError for a value that is not a DataType.
 constexpr std::size_t size_of(DataType type) {
   return type_switch(type, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+}
+
+/// True for the integer element types (int32, int64).
+constexpr bool is_integer(DataType type) {
+  return type_switch(type,
+                     [](auto tag) { return std::is_integral_v<typename decltype(tag)::type>; });
 }
 
 /// "float32", "float64", "float16", "int32" or "int64". Throws TypeError for a value that is not

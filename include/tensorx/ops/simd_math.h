@@ -3,8 +3,11 @@
 // computes the same values in the SIMD CPU loop as in the scalar loop and on the GPU.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "tensorx/core/config.h"
 #include "tensorx/engine/simd.h"
@@ -26,21 +29,68 @@ constexpr bool is_simd_batch_v = is_simd_batch<T>::value;
 
 #if TENSORX_HAS_SIMD
 
+namespace detail {
+
+/// `r` with the lanes where `redo` holds recomputed by `f` (a C math function) on the lanes of
+/// `xs`: xsimd's functions are accurate over the common range but not at its edges (exp overflows
+/// and underflows early, log and pow of a denormal are off by a few units); those rare lanes go
+/// through the same C functions as the scalar loop, so that both loops agree at every input.
+template <class T, class A, class F, class... Xs, std::size_t... I>
+TENSORX_FORCE_INLINE xsimd::batch<T, A> recompute_lanes_impl(const xsimd::batch<T, A>& r,
+                                                             const xsimd::batch_bool<T, A>& redo,
+                                                             F f, std::index_sequence<I...>,
+                                                             const Xs&... xs) {
+  using B = xsimd::batch<T, A>;
+  alignas(B) T out[B::size], flags[B::size], in[sizeof...(Xs)][B::size];
+  r.store_aligned(out);
+  (xs.store_aligned(in[I]), ...);
+  xsimd::select(redo, B(T(1)), B(T(0))).store_aligned(flags);
+  for (std::size_t l = 0; l < B::size; ++l) {
+    if (flags[l] != T(0)) out[l] = f(in[I][l]...);
+  }
+  return B::load_aligned(out);
+}
+template <class T, class A, class F, class... Xs>
+TENSORX_FORCE_INLINE xsimd::batch<T, A> recompute_lanes(const xsimd::batch<T, A>& r,
+                                                        const xsimd::batch_bool<T, A>& redo, F f,
+                                                        const Xs&... xs) {
+  if (!xsimd::any(redo)) return r;
+  return recompute_lanes_impl(r, redo, f, std::index_sequence_for<Xs...>{}, xs...);
+}
+
+/// Beyond this |x|, xsimd's exp and expm1 saturate before C's do (at about 88.38 for float and
+/// 708.4 for double, where C's exp is finite up to 88.72 and 709.78 and denormal below).
+template <class T>
+constexpr T kSimdExpLimit = std::is_same_v<T, float> ? T(87) : T(708);
+
+/// Inputs of log below the smallest normal number, where xsimd's log loses accuracy.
+template <class T>
+constexpr T kSimdLogFloor = std::numeric_limits<T>::min();
+
+}  // namespace detail
+
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> exp(const xsimd::batch<T, A>& x) {
-  return xsimd::exp(x);
+  return detail::recompute_lanes(
+      xsimd::exp(x), xsimd::abs(x) > detail::kSimdExpLimit<T>, [](T v) { return std::exp(v); }, x);
 }
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> log(const xsimd::batch<T, A>& x) {
-  return xsimd::log(x);
+  const xsimd::batch<T, A> zero(T(0));
+  return detail::recompute_lanes(
+      xsimd::log(x), x > zero && x < detail::kSimdLogFloor<T>, [](T v) { return std::log(v); }, x);
 }
+/// log1p and expm1 return a zero argument itself, keeping its sign, as C does.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> log1p(const xsimd::batch<T, A>& x) {
-  return xsimd::log1p(x);
+  return xsimd::select(x == xsimd::batch<T, A>(T(0)), x, xsimd::log1p(x));
 }
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> expm1(const xsimd::batch<T, A>& x) {
-  return xsimd::expm1(x);
+  const auto r = detail::recompute_lanes(
+      xsimd::expm1(x), xsimd::abs(x) > detail::kSimdExpLimit<T>, [](T v) { return std::expm1(v); },
+      x);
+  return xsimd::select(x == xsimd::batch<T, A>(T(0)), x, r);
 }
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> sqrt(const xsimd::batch<T, A>& x) {
@@ -75,21 +125,25 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> pow(const xsimd::batch<T, A>& x,
   r = xsimd::select(no_real_value || xsimd::isnan(x) || xsimd::isnan(y),
                     B(std::numeric_limits<T>::quiet_NaN()), r);
   r = xsimd::select(y == one, x, r);  // exact, denormal x too
-  return xsimd::select(y == zero || x == one, one, r);
+  r = xsimd::select(y == zero || x == one, one, r);
+  // xsimd's pow goes through its log, inaccurate for denormal and near-denormal bases.
+  const auto tiny = ax > zero && ax < B(std::numeric_limits<T>::min() * T(1 << 24));
+  return detail::recompute_lanes(
+      r, tiny && y != zero && y != one, [](T u, T v) { return std::pow(u, v); }, x, y);
 }
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> floor(const xsimd::batch<T, A>& x) {
-  return xsimd::floor(x);
+  return xsimd::copysign(xsimd::floor(x), x);  // floor(-0) is -0, as in C
 }
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> ceil(const xsimd::batch<T, A>& x) {
-  return xsimd::ceil(x);
+  return xsimd::copysign(xsimd::ceil(x), x);  // ceil(-0.5) is -0, as in C
 }
 /// xsimd::round, like std::round, rounds halfway cases away from zero (xsimd::nearbyint would
 /// round them to even).
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> round(const xsimd::batch<T, A>& x) {
-  return xsimd::round(x);
+  return xsimd::copysign(xsimd::round(x), x);  // round(-0.4) is -0, as in C
 }
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> abs(const xsimd::batch<T, A>& x) {

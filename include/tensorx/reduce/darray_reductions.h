@@ -5,140 +5,43 @@
 //   tx::DArray i = tx::argmax(x, -1);               // int64 positions along the last axis
 // Each returns a new DArray on x's place, of x's element type (int64 for argmax and argmin). A
 // DArray has no rank 0, so reducing every axis without keepdims gives extent (1). They run
-// through the compiled layer (any place, from any translation unit); a strided x is copied
-// densely first. Semantics as in ops/reductions.h.
+// through the compiled layer (any place, from any translation unit;
+// src/reduce/darray_reductions.cpp); a strided x is copied densely first. Semantics as in
+// reduce/reductions.h.
 #pragma once
 
 #include <vector>
 
 #include "tensorx/array/darray.h"
-#include "tensorx/reduce/reduce_checks.h"
-#include "tensorx/reduce/reduce_writer.h"
+#include "tensorx/reduce/reduce_exp.h"
 
 namespace tensorx {
-namespace detail {
-
-/// The mask of `axes` for a DArray of extent `dims`. Throws ShapeError naming the axis and the
-/// shape for an axis outside [-rank, rank) or one given twice.
-inline unsigned darray_axis_mask(const std::vector<int>& axes, const DDim& dims) {
-  const int rank = arity(dims);
-  unsigned mask = 0;
-  for (int axis : axes) {
-    if (axis < -rank || axis >= rank) {
-      throw ShapeError(message("axis ", axis, " is out of range for a DArray of shape ", dims,
-                               " (axes are -", rank, " to ", rank - 1, ")"));
-    }
-    const int normalized = axis < 0 ? axis + rank : axis;
-    if ((mask >> normalized) & 1u) {
-      throw ShapeError(message("axis ", axis, " appears twice in the axes of a reduction of a ",
-                               "DArray of shape ", dims));
-    }
-    mask |= 1u << normalized;
-  }
-  return mask;
-}
-
-/// Reducer Op over the axes in `mask` of x, as a new DArray (see the file comment).
-template <class Op>
-DArray reduce_darray(const DArray& x, unsigned mask, bool keep_dims) {
-  return visit(
-      [&](auto& a) -> DArray {
-        using A = std::decay_t<decltype(a)>;
-        constexpr int M = A::rank;
-        using R = typename Op::template result_type<typename A::value_type>;
-        if constexpr (Op::kOp == ReduceOp::kMean && std::is_integral_v<typename A::value_type>) {
-          throw TypeError(message("tx::mean needs floating-point elements, but the DArray holds ",
-                                  dtype(x), "; convert it first"));
-        } else {
-          check_reducible<Op>(a.dims(), mask);
-          Array<R, M> result(reduced_extent<M>(a.dims(), mask), a.place());
-          reduce_compiled<Op, saver::write>(a, mask, result);
-          const int rank = M - count_axes(mask);
-          if (keep_dims || rank == M) return result;
-          if (rank == 0) return reshape(result, make_dim(1));
-          return darray_rank_switch(rank, [&](auto r) -> DArray {
-            return reshape(result, reduced_extent<r>(a.dims(), mask));
-          });
-        }
-      },
-      x);
-}
-
-}  // namespace detail
 
 /// The sum of x over every axis, or over `axes`; tx::keepdims keeps them with extent 1.
-inline DArray sum(const DArray& x) {
-  return detail::reduce_darray<op::sum_reducer>(x, (1u << rank(x)) - 1u, false);
-}
-inline DArray sum(const DArray& x, const std::vector<int>& axes) {
-  return detail::reduce_darray<op::sum_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
-}
-inline DArray sum(const DArray& x, const std::vector<int>& axes, KeepDims) {
-  return detail::reduce_darray<op::sum_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
-}
-
+DArray sum(const DArray& x);
+DArray sum(const DArray& x, const std::vector<int>& axes);
+DArray sum(const DArray& x, const std::vector<int>& axes, KeepDims);
 /// The mean of x (floating-point elements; TypeError for integers), NaN over no elements.
-inline DArray mean(const DArray& x) {
-  return detail::reduce_darray<op::mean_reducer>(x, (1u << rank(x)) - 1u, false);
-}
-inline DArray mean(const DArray& x, const std::vector<int>& axes) {
-  return detail::reduce_darray<op::mean_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
-}
-inline DArray mean(const DArray& x, const std::vector<int>& axes, KeepDims) {
-  return detail::reduce_darray<op::mean_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
-}
-
+DArray mean(const DArray& x);
+DArray mean(const DArray& x, const std::vector<int>& axes);
+DArray mean(const DArray& x, const std::vector<int>& axes, KeepDims);
 /// The largest element (NaN if any is NaN); ShapeError over no elements.
-inline DArray max(const DArray& x) {
-  return detail::reduce_darray<op::max_reducer>(x, (1u << rank(x)) - 1u, false);
-}
-inline DArray max(const DArray& x, const std::vector<int>& axes) {
-  return detail::reduce_darray<op::max_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
-}
-inline DArray max(const DArray& x, const std::vector<int>& axes, KeepDims) {
-  return detail::reduce_darray<op::max_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
-}
-
+DArray max(const DArray& x);
+DArray max(const DArray& x, const std::vector<int>& axes);
+DArray max(const DArray& x, const std::vector<int>& axes, KeepDims);
 /// The smallest element (NaN if any is NaN); ShapeError over no elements.
-inline DArray min(const DArray& x) {
-  return detail::reduce_darray<op::min_reducer>(x, (1u << rank(x)) - 1u, false);
-}
-inline DArray min(const DArray& x, const std::vector<int>& axes) {
-  return detail::reduce_darray<op::min_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
-}
-inline DArray min(const DArray& x, const std::vector<int>& axes, KeepDims) {
-  return detail::reduce_darray<op::min_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
-}
-
+DArray min(const DArray& x);
+DArray min(const DArray& x, const std::vector<int>& axes);
+DArray min(const DArray& x, const std::vector<int>& axes, KeepDims);
 /// The product of the elements (1 over none).
-inline DArray prod(const DArray& x) {
-  return detail::reduce_darray<op::prod_reducer>(x, (1u << rank(x)) - 1u, false);
-}
-inline DArray prod(const DArray& x, const std::vector<int>& axes) {
-  return detail::reduce_darray<op::prod_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
-}
-inline DArray prod(const DArray& x, const std::vector<int>& axes, KeepDims) {
-  return detail::reduce_darray<op::prod_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
-}
-
+DArray prod(const DArray& x);
+DArray prod(const DArray& x, const std::vector<int>& axes);
+DArray prod(const DArray& x, const std::vector<int>& axes, KeepDims);
 /// The int64 positions of the largest elements along `axis`; ShapeError for an empty axis.
-inline DArray argmax(const DArray& x, int axis) {
-  return detail::reduce_darray<op::argmax_reducer>(x, detail::darray_axis_mask({axis}, dims(x)),
-                                                   false);
-}
-inline DArray argmax(const DArray& x, int axis, KeepDims) {
-  return detail::reduce_darray<op::argmax_reducer>(x, detail::darray_axis_mask({axis}, dims(x)),
-                                                   true);
-}
-
+DArray argmax(const DArray& x, int axis);
+DArray argmax(const DArray& x, int axis, KeepDims);
 /// The int64 positions of the smallest elements along `axis`; ShapeError for an empty axis.
-inline DArray argmin(const DArray& x, int axis) {
-  return detail::reduce_darray<op::argmin_reducer>(x, detail::darray_axis_mask({axis}, dims(x)),
-                                                   false);
-}
-inline DArray argmin(const DArray& x, int axis, KeepDims) {
-  return detail::reduce_darray<op::argmin_reducer>(x, detail::darray_axis_mask({axis}, dims(x)),
-                                                   true);
-}
+DArray argmin(const DArray& x, int axis);
+DArray argmin(const DArray& x, int axis, KeepDims);
 
 }  // namespace tensorx

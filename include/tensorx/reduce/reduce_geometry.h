@@ -108,14 +108,17 @@ ReduceSpace<N> merged(const ReduceSpace<N>& space) {
   }
   const index_t* const strides[1] = {dst_strides};
   const MergedAxes<1> axes = merge_axes<1>(N, dims, strides, space.mask);
+  // Written once, never read back while built (see merge_axes for the compiler bug this avoids).
   ReduceSpace<N> out;
+  unsigned mask = 0;
   for (int i = 0; i < N; ++i) out.dims.at(i) = 1;
   for (int run = 0; run < axes.rank; ++run) {
     const int axis = N - axes.rank + run;
     out.dims.at(axis) = axes.dims[run];
     out.dst_strides.at(axis) = axes.strides[0][run];
-    if (axes.kind(run)) out.mask |= 1u << axis;
+    if (axes.kind(run)) mask |= 1u << axis;
   }
+  out.mask = mask;
   return out;
 }
 

@@ -31,26 +31,38 @@ struct MergedAxes {
 template <int Views>
 MergedAxes<Views> merge_axes(int rank, const index_t* dims, const index_t* const (&strides)[Views],
                              unsigned kinds = 0) {
-  // Every read of `out` looks at a run already complete: g++ 12.2 miscompiled an earlier form
-  // that wrote an axis and read it back in the same step (see reduce/reduce_geometry.h).
+  // Runs are found from the input alone and the result is written once, never read back while
+  // it is being built: g++ 12.2 at -O1 miscompiles loops that store into a result struct and read
+  // the stored axis back in a later iteration (reduction sums came out wrong, twice; see
+  // test/opt_levels/). Keep every read on `dims`, `strides` and locals.
   MergedAxes<Views> out;
-  for (int d = 0; d < rank; ++d) {
-    const index_t extent = dims[d];
-    if (extent == 1) continue;
-    const bool kind = (kinds >> d) & 1u;
-    const int last = out.rank - 1;
-    bool joins = last >= 0 && out.kind(last) == kind;
-    for (int v = 0; v < Views && joins; ++v) joins = out.strides[v][last] == strides[v][d] * extent;
-    if (joins) {
-      out.dims[last] *= extent;
-      for (int v = 0; v < Views; ++v) out.strides[v][last] = strides[v][d];
-      continue;
+  int count = 0;
+  int previous = -1;       // the previous axis of extent other than 1
+  index_t run_extent = 1;  // the extent of the run being joined
+  for (int d = 0; d <= rank; ++d) {
+    const bool end = d == rank;
+    if (!end && dims[d] == 1) continue;
+    const bool kind = !end && ((kinds >> d) & 1u);
+    // Axis d continues the run when both have the same kind and, in every view, stepping the
+    // previous axis once steps axis d past its end.
+    bool joins = !end && previous >= 0 && (((kinds >> previous) & 1u) != 0) == kind;
+    for (int v = 0; v < Views && joins; ++v) {
+      joins = strides[v][previous] == strides[v][d] * dims[d];
     }
-    out.dims[out.rank] = extent;
-    for (int v = 0; v < Views; ++v) out.strides[v][out.rank] = strides[v][d];
-    if (kind) out.kinds |= 1u << out.rank;
-    ++out.rank;
+    if (joins) {
+      run_extent *= dims[d];
+    } else {
+      if (previous >= 0) {  // the run that ends at `previous` is complete
+        out.dims[count] = run_extent;
+        for (int v = 0; v < Views; ++v) out.strides[v][count] = strides[v][previous];
+        if ((kinds >> previous) & 1u) out.kinds |= 1u << count;
+        ++count;
+      }
+      if (!end) run_extent = dims[d];
+    }
+    if (!end) previous = d;
   }
+  out.rank = count;
   return out;
 }
 

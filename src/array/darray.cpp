@@ -1,0 +1,122 @@
+// The DArray operations that are the same in every program: each visits the 20 typed arrays a
+// DArray may hold, so compiling them here once, instead of in every translation unit that includes
+// tensorx, takes most of the cost of the public header away (the compile-time issue measured it).
+#include "tensorx/array/darray.h"
+
+#include <cstdint>
+#include <ostream>
+
+#include "tensorx/array/darray_ops.h"
+#include "tensorx/array/global_ops.h"
+
+namespace tensorx {
+
+DataType dtype(const DArray& x) {
+  return visit(
+      [](auto& a) { return data_type_of<typename std::decay_t<decltype(a)>::value_type>(); }, x);
+}
+
+int rank(const DArray& x) {
+  return visit([](auto& a) { return std::decay_t<decltype(a)>::rank; }, x);
+}
+
+DDim dims(const DArray& x) {
+  return visit([](auto& a) { return DDim(a.dims()); }, x);
+}
+
+Place place(const DArray& x) {
+  return visit([](auto& a) { return a.place(); }, x);
+}
+
+index_t numel(const DArray& x) {
+  return visit([](auto& a) { return a.numel(); }, x);
+}
+
+std::ostream& operator<<(std::ostream& out, const DArray& x) {
+  return out << "DArray<" << name(dtype(x)) << ", " << dims(x) << "> on " << place(x);
+}
+
+DArray reshape(const DArray& x, const DDim& dims) {
+  return visit(
+      [&](auto& a) {
+        return detail::darray_rank_switch(
+            arity(dims), [&](auto rank) { return DArray(reshape(a, to_dim<rank>(dims))); });
+      },
+      x);
+}
+
+void copy(const DArray& dst, const DArray& src) {
+  visit([](auto& d, auto& s) { copy(d, s); }, dst, src);
+}
+
+DArray to(const DArray& x, const Place& place) {
+  return visit([&](auto& a) { return DArray(to(a, place)); }, x);
+}
+
+namespace detail {
+
+DArray make_uninitialised_darray(DataType type, const DDim& dims, const Place& place) {
+  return type_switch(type, [&](auto tag) -> DArray {
+    using T = typename decltype(tag)::type;
+    return darray_rank_switch(arity(dims), [&](auto rank) -> DArray {
+      return Array<T, rank>(to_dim<rank>(dims), place);
+    });
+  });
+}
+
+void fill_darray(const DArray& x, double value) {
+  visit(
+      [&](auto& a) { fill(a, static_cast<typename std::decay_t<decltype(a)>::value_type>(value)); },
+      x);
+}
+
+void fill_darray(const DArray& x, std::int64_t value) {
+  visit(
+      [&](auto& a) { fill(a, static_cast<typename std::decay_t<decltype(a)>::value_type>(value)); },
+      x);
+}
+
+namespace {
+
+/// The element `index` of `a`; TypeError when the index rank differs from the array's.
+template <class T, int N>
+T& element_of(const Array<T, N>& a, const DDim& index) {
+  if (arity(index) != N) {
+    throw TypeError(message("index ", index, " has ", arity(index),
+                            " dimensions but the DArray holds an ",
+                            array_type_name(data_type_of<T>(), N)));
+  }
+  return a[to_dim<N>(index)];
+}
+
+template <class V>
+V read_element(const DArray& x, const DDim& index) {
+  return visit([&](auto& a) { return static_cast<V>(element_of(a, index)); }, x);
+}
+
+template <class V>
+void write_element(const DArray& x, const DDim& index, V value) {
+  visit(
+      [&](auto& a) {
+        element_of(a, index) = static_cast<typename std::decay_t<decltype(a)>::value_type>(value);
+      },
+      x);
+}
+
+}  // namespace
+
+double element_as_double(const DArray& x, const DDim& index) {
+  return read_element<double>(x, index);
+}
+std::int64_t element_as_int64(const DArray& x, const DDim& index) {
+  return read_element<std::int64_t>(x, index);
+}
+void set_element(const DArray& x, const DDim& index, double value) {
+  write_element(x, index, value);
+}
+void set_element(const DArray& x, const DDim& index, std::int64_t value) {
+  write_element(x, index, value);
+}
+
+}  // namespace detail
+}  // namespace tensorx
