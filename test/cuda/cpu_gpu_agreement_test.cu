@@ -108,8 +108,9 @@ template <class T>
 void check_map(std::mt19937_64& rng) {
   using C = tx::compute_t<T>;
   const auto leaky_relu = [] TENSORX_HOST_DEVICE(C v) { return v > C(0) ? v : C(0.125) * v; };
-  check_unary<T>("map(leaky relu)", kBitwise,
-                 [leaky_relu](const auto& a) { return tx::map(a, leaky_relu); }, -4.0, 4.0, rng);
+  check_unary<T>(
+      "map(leaky relu)", kBitwise, [leaky_relu](const auto& a) { return tx::map(a, leaky_relu); },
+      -4.0, 4.0, rng);
 }
 
 }  // namespace cpu_gpu_agreement
@@ -118,18 +119,21 @@ BOOST_AUTO_TEST_SUITE(cpu_gpu_agreement_elementwise, *tx::testing::needs_cuda())
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(arithmetic_gives_the_same_bits, T, FloatTypes) {
   auto rng = tx::testing::make_rng(1101);
-  check_binary<T>("a + b", kBitwise, [](const auto& a, const auto& b) { return a + b; }, -4, 4,
-                  rng);
-  check_binary<T>("a - b", kBitwise, [](const auto& a, const auto& b) { return a - b; }, -4, 4,
-                  rng);
-  check_binary<T>("a * b", kBitwise, [](const auto& a, const auto& b) { return a * b; }, -4, 4,
-                  rng);
-  check_binary<T>("a / b", kBitwise, [](const auto& a, const auto& b) { return a / b; }, -4, 4,
-                  rng);
-  check_unary<T>("-a", kBitwise, [](const auto& a) { return -a; }, -4, 4, rng);
-  check_unary<T>("a * 0.75 and 3 - a", kBitwise,
-                 [](const auto& a) { return tx::maximum(a * 0.75, 3.0 - a); }, -4, 4, rng);
-  check_unary<T>("1 / a", kBitwise, [](const auto& a) { return 1.0 / a; }, -4, 4, rng);
+  check_binary<T>(
+      "a + b", kBitwise, [](const auto& a, const auto& b) { return a + b; }, -4, 4, rng);
+  check_binary<T>(
+      "a - b", kBitwise, [](const auto& a, const auto& b) { return a - b; }, -4, 4, rng);
+  check_binary<T>(
+      "a * b", kBitwise, [](const auto& a, const auto& b) { return a * b; }, -4, 4, rng);
+  check_binary<T>(
+      "a / b", kBitwise, [](const auto& a, const auto& b) { return a / b; }, -4, 4, rng);
+  check_unary<T>(
+      "-a", kBitwise, [](const auto& a) { return -a; }, -4, 4, rng);
+  check_unary<T>(
+      "a * 0.75 and 3 - a", kBitwise, [](const auto& a) { return tx::maximum(a * 0.75, 3.0 - a); },
+      -4, 4, rng);
+  check_unary<T>(
+      "1 / a", kBitwise, [](const auto& a) { return 1.0 / a; }, -4, 4, rng);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(compound_assignments_give_the_same_bits, T, FloatTypes) {
@@ -149,51 +153,62 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(compound_assignments_give_the_same_bits, T, FloatT
   c_gpu /= 1.5;
   tx::assign(c, a, tx::OpReq::kAddTo);
   tx::assign(c_gpu, a_gpu, tx::OpReq::kAddTo);
-  tx::testing::agreement::check_against_cpu("+=, *=, -=, /= and kAddTo (" + type_name<T>() + ")",
-                                            c, c_gpu, kBitwise);
+  tx::testing::agreement::check_against_cpu("+=, *=, -=, /= and kAddTo (" + type_name<T>() + ")", c,
+                                            c_gpu, kBitwise);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(comparisons_give_the_same_bits, T, FloatTypes) {
   auto rng = tx::testing::make_rng(1103);
   // Values on a grid of 0.25, so that many pairs are equal.
-  check_binary<T>("a == b", kBitwise, [](const auto& a, const auto& b) { return a == b; }, -2, 2,
-                  rng, 0.25);
-  check_binary<T>("a != b", kBitwise, [](const auto& a, const auto& b) { return a != b; }, -2, 2,
-                  rng, 0.25);
-  check_binary<T>("a < b", kBitwise, [](const auto& a, const auto& b) { return a < b; }, -2, 2,
-                  rng, 0.25);
-  check_binary<T>("a <= b", kBitwise, [](const auto& a, const auto& b) { return a <= b; }, -2, 2,
-                  rng, 0.25);
-  check_binary<T>("a > b", kBitwise, [](const auto& a, const auto& b) { return a > b; }, -2, 2,
-                  rng, 0.25);
-  check_binary<T>("a >= b", kBitwise, [](const auto& a, const auto& b) { return a >= b; }, -2, 2,
-                  rng, 0.25);
-  check_unary<T>("a > 0.5", kBitwise, [](const auto& a) { return a > 0.5; }, -2, 2, rng, 0.25);
+  check_binary<T>(
+      "a == b", kBitwise, [](const auto& a, const auto& b) { return a == b; }, -2, 2, rng, 0.25);
+  check_binary<T>(
+      "a != b", kBitwise, [](const auto& a, const auto& b) { return a != b; }, -2, 2, rng, 0.25);
+  check_binary<T>(
+      "a < b", kBitwise, [](const auto& a, const auto& b) { return a < b; }, -2, 2, rng, 0.25);
+  check_binary<T>(
+      "a <= b", kBitwise, [](const auto& a, const auto& b) { return a <= b; }, -2, 2, rng, 0.25);
+  check_binary<T>(
+      "a > b", kBitwise, [](const auto& a, const auto& b) { return a > b; }, -2, 2, rng, 0.25);
+  check_binary<T>(
+      "a >= b", kBitwise, [](const auto& a, const auto& b) { return a >= b; }, -2, 2, rng, 0.25);
+  check_unary<T>(
+      "a > 0.5", kBitwise, [](const auto& a) { return a > 0.5; }, -2, 2, rng, 0.25);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(exact_math_gives_the_same_bits, T, FloatTypes) {
   auto rng = tx::testing::make_rng(1104);
   // sqrt and division are correctly rounded on both sides, so rsqrt = 1 / sqrt(x) is too.
-  check_unary<T>("sqrt", kBitwise, [](const auto& a) { return tx::sqrt(a); }, 0, 16, rng);
-  check_unary<T>("rsqrt", kBitwise, [](const auto& a) { return tx::rsqrt(a); }, 0, 16, rng);
-  check_unary<T>("abs", kBitwise, [](const auto& a) { return tx::abs(a); }, -4, 4, rng);
-  check_unary<T>("relu", kBitwise, [](const auto& a) { return tx::relu(a); }, -4, 4, rng);
-  check_unary<T>("square", kBitwise, [](const auto& a) { return tx::square(a); }, -4, 4, rng);
-  check_unary<T>("sign", kBitwise, [](const auto& a) { return tx::sign(a); }, -2, 2, rng, 0.5);
+  check_unary<T>(
+      "sqrt", kBitwise, [](const auto& a) { return tx::sqrt(a); }, 0, 16, rng);
+  check_unary<T>(
+      "rsqrt", kBitwise, [](const auto& a) { return tx::rsqrt(a); }, 0, 16, rng);
+  check_unary<T>(
+      "abs", kBitwise, [](const auto& a) { return tx::abs(a); }, -4, 4, rng);
+  check_unary<T>(
+      "relu", kBitwise, [](const auto& a) { return tx::relu(a); }, -4, 4, rng);
+  check_unary<T>(
+      "square", kBitwise, [](const auto& a) { return tx::square(a); }, -4, 4, rng);
+  check_unary<T>(
+      "sign", kBitwise, [](const auto& a) { return tx::sign(a); }, -2, 2, rng, 0.5);
   // Halfway cases on a grid of 0.5: floor, ceil and round (away from zero) must agree on them.
-  check_unary<T>("floor", kBitwise, [](const auto& a) { return tx::floor(a); }, -8, 8, rng, 0.5);
-  check_unary<T>("ceil", kBitwise, [](const auto& a) { return tx::ceil(a); }, -8, 8, rng, 0.5);
-  check_unary<T>("round", kBitwise, [](const auto& a) { return tx::round(a); }, -8, 8, rng, 0.5);
-  check_unary<T>("round between halves", kBitwise, [](const auto& a) { return tx::round(a); }, -8,
-                 8, rng);
-  check_binary<T>("maximum", kBitwise,
-                  [](const auto& a, const auto& b) { return tx::maximum(a, b); }, -2, 2, rng,
-                  0.25);
-  check_binary<T>("minimum", kBitwise,
-                  [](const auto& a, const auto& b) { return tx::minimum(a, b); }, -2, 2, rng,
-                  0.25);
-  check_unary<T>("maximum with a number", kBitwise,
-                 [](const auto& a) { return tx::maximum(a, 0.25); }, -2, 2, rng, 0.25);
+  check_unary<T>(
+      "floor", kBitwise, [](const auto& a) { return tx::floor(a); }, -8, 8, rng, 0.5);
+  check_unary<T>(
+      "ceil", kBitwise, [](const auto& a) { return tx::ceil(a); }, -8, 8, rng, 0.5);
+  check_unary<T>(
+      "round", kBitwise, [](const auto& a) { return tx::round(a); }, -8, 8, rng, 0.5);
+  check_unary<T>(
+      "round between halves", kBitwise, [](const auto& a) { return tx::round(a); }, -8, 8, rng);
+  check_binary<T>(
+      "maximum", kBitwise, [](const auto& a, const auto& b) { return tx::maximum(a, b); }, -2, 2,
+      rng, 0.25);
+  check_binary<T>(
+      "minimum", kBitwise, [](const auto& a, const auto& b) { return tx::minimum(a, b); }, -2, 2,
+      rng, 0.25);
+  check_unary<T>(
+      "maximum with a number", kBitwise, [](const auto& a) { return tx::maximum(a, 0.25); }, -2, 2,
+      rng, 0.25);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(clip_and_where_give_the_same_bits, T, FloatTypes) {
@@ -208,8 +223,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(clip_and_where_give_the_same_bits, T, FloatTypes) 
   check_build("clip" + type + " on a transposed view", kBitwise, clip, x.transposed_view, lo, hi);
   check_build("clip" + type + " on special values", kBitwise, clip, special_column<T>(),
               special_row<T>(), random_array<T>(tx::make_dim(index_t{1}, index_t{1}), rng, 2, 3));
-  check_build("clip" + type + " between numbers", kBitwise,
-              [](const auto& v) { return tx::clip(v, -1.0, 2.0); }, x.padded_rows);
+  check_build(
+      "clip" + type + " between numbers", kBitwise,
+      [](const auto& v) { return tx::clip(v, -1.0, 2.0); }, x.padded_rows);
 
   // Conditions of -1, 0 and 1 (any nonzero selects a), and NaN, which counts as nonzero.
   const auto condition = random_array<T>(dims, rng, -1, 1, 1.0);
@@ -220,56 +236,60 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(clip_and_where_give_the_same_bits, T, FloatTypes) 
               x.transposed_view, x.padded_rows);
   check_build("where" + type + " with special conditions", kBitwise, where, special_column<T>(),
               special_row<T>(), random_array<T>(tx::make_dim(index_t{1}, index_t{1}), rng, 2, 3));
-  check_build("where" + type + " of a comparison", kBitwise,
-              [](const auto& a) { return tx::where(a > 0.0, a, 0.1 * a); }, x.dense);
+  check_build(
+      "where" + type + " of a comparison", kBitwise,
+      [](const auto& a) { return tx::where(a > 0.0, a, 0.1 * a); }, x.dense);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(transcendental_functions_agree_within_a_few_ulps, T, FloatTypes) {
   auto rng = tx::testing::make_rng(1106);
-  check_unary<T>("exp", transcendental<T>(4), [](const auto& a) { return tx::exp(a); }, -30, 30,
-                 rng);
-  check_unary<T>("log", transcendental<T>(4), [](const auto& a) { return tx::log(a); }, 0, 100,
-                 rng);
-  check_unary<T>("log1p", transcendental<T>(4), [](const auto& a) { return tx::log1p(a); }, -1, 4,
-                 rng);
-  check_unary<T>("expm1", transcendental<T>(4), [](const auto& a) { return tx::expm1(a); }, -4, 4,
-                 rng);
-  check_unary<T>("tanh", transcendental<T>(4), [](const auto& a) { return tx::tanh(a); }, -10, 10,
-                 rng);
+  check_unary<T>(
+      "exp", transcendental<T>(4), [](const auto& a) { return tx::exp(a); }, -30, 30, rng);
+  check_unary<T>(
+      "log", transcendental<T>(4), [](const auto& a) { return tx::log(a); }, 0, 100, rng);
+  check_unary<T>(
+      "log1p", transcendental<T>(4), [](const auto& a) { return tx::log1p(a); }, -1, 4, rng);
+  check_unary<T>(
+      "expm1", transcendental<T>(4), [](const auto& a) { return tx::expm1(a); }, -4, 4, rng);
+  check_unary<T>(
+      "tanh", transcendental<T>(4), [](const auto& a) { return tx::tanh(a); }, -10, 10, rng);
   // pow(x, y) = exp(y log x) amplifies the error of log x by |y log x| (up to about 5 here).
-  check_binary<T>("pow", transcendental<T>(16),
-                  [](const auto& a, const auto& b) { return tx::pow(tx::abs(a), b); }, -4, 4,
-                  rng);
-  check_unary<T>("pow with a number", transcendental<T>(16),
-                 [](const auto& a) { return tx::pow(a, 2.5); }, 0, 8, rng);
+  check_binary<T>(
+      "pow", transcendental<T>(16),
+      [](const auto& a, const auto& b) { return tx::pow(tx::abs(a), b); }, -4, 4, rng);
+  check_unary<T>(
+      "pow with a number", transcendental<T>(16), [](const auto& a) { return tx::pow(a, 2.5); }, 0,
+      8, rng);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(composite_functions_agree_within_a_few_ulps, T, FloatTypes) {
   auto rng = tx::testing::make_rng(1107);
-  check_unary<T>("sigmoid", transcendental<T>(4), [](const auto& a) { return tx::sigmoid(a); },
-                 -20, 20, rng);
+  check_unary<T>(
+      "sigmoid", transcendental<T>(4), [](const auto& a) { return tx::sigmoid(a); }, -20, 20, rng);
   // gelu(x) for x << 0 is 0.5 x (1 + tanh(...)), a cancellation: its error is that of tanh near
   // -1 times |x|, so the ulps are counted at 0.5 and above.
-  check_unary<T>("gelu", transcendental<T>(8, 0.5), [](const auto& a) { return tx::gelu(a); }, -6,
-                 6, rng);
-  check_unary<T>("sigmoid(a) * tanh(a) + exp(-a * a)", transcendental<T>(8, 1.0),
-                 [](const auto& a) { return tx::sigmoid(a) * tx::tanh(a) + tx::exp(-a * a); }, -4,
-                 4, rng);
+  check_unary<T>(
+      "gelu", transcendental<T>(8, 0.5), [](const auto& a) { return tx::gelu(a); }, -6, 6, rng);
+  check_unary<T>(
+      "sigmoid(a) * tanh(a) + exp(-a * a)", transcendental<T>(8, 1.0),
+      [](const auto& a) { return tx::sigmoid(a) * tx::tanh(a) + tx::exp(-a * a); }, -4, 4, rng);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(user_functors_lambdas_and_casts_agree, T, FloatTypes) {
   auto rng = tx::testing::make_rng(1108);
-  check_unary<T>("F<smooth_l1>", kBitwise,
-                 [](const auto& a) { return tx::F<smooth_l1>(a, 1.5); }, -2, 2, rng);
-  check_unary<T>("F<leaky_relu_branching>", kBitwise,
-                 [](const auto& a) { return tx::F<leaky_relu_branching>(a, 0.125); }, -2, 2, rng);
+  check_unary<T>(
+      "F<smooth_l1>", kBitwise, [](const auto& a) { return tx::F<smooth_l1>(a, 1.5); }, -2, 2, rng);
+  check_unary<T>(
+      "F<leaky_relu_branching>", kBitwise,
+      [](const auto& a) { return tx::F<leaky_relu_branching>(a, 0.125); }, -2, 2, rng);
   cpu_gpu_agreement::check_map<T>(rng);
-  check_unary<T>("cast to float16", kBitwise, [](const auto& a) { return tx::cast<tx::float16>(a); },
-                 -70000, 70000, rng);
-  check_unary<T>("cast to double", kBitwise, [](const auto& a) { return tx::cast<double>(a); },
-                 -4, 4, rng);
-  check_unary<T>("cast to float", kBitwise, [](const auto& a) { return tx::cast<float>(a); }, -4,
-                 4, rng);
+  check_unary<T>(
+      "cast to float16", kBitwise, [](const auto& a) { return tx::cast<tx::float16>(a); }, -70000,
+      70000, rng);
+  check_unary<T>(
+      "cast to double", kBitwise, [](const auto& a) { return tx::cast<double>(a); }, -4, 4, rng);
+  check_unary<T>(
+      "cast to float", kBitwise, [](const auto& a) { return tx::cast<float>(a); }, -4, 4, rng);
   // Truncation toward zero, inside int32's range (special values are not: out of range is
   // undefined).
   const auto x = tx::testing::agreement::matrix_layouts<T>(kRows, kColumns, rng, -1000, 1000);
@@ -278,8 +298,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(user_functors_lambdas_and_casts_agree, T, FloatTyp
   check_build("cast to int32 (" + type_name<T>() + ") of a transposed view", kBitwise, to_int,
               x.transposed_view);
   const auto integers = random_array<std::int32_t>(tx::make_dim(kRows, kColumns), rng, -3000, 3000);
-  check_build("cast from int32 to " + type_name<T>(), kBitwise,
-              [](const auto& a) { return tx::cast<T>(a); }, integers);
+  check_build(
+      "cast from int32 to " + type_name<T>(), kBitwise,
+      [](const auto& a) { return tx::cast<T>(a); }, integers);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
