@@ -19,14 +19,25 @@ namespace tensorx {
 namespace testing {
 namespace agreement {
 
+/// |x| in double, on the CPU.
+template <class T, int N>
+Array<double, N> absolute_values(const Array<T, N>& x) {
+  Array<double, N> magnitudes(x.dims());
+  for (index_t i = 0; i < x.numel(); ++i) {
+    magnitudes.data()[i] = std::abs(static_cast<double>(x.data()[i]));
+  }
+  return magnitudes;
+}
+
 /// The inputs of one shape: values for sums, factors near 1 for products, values on a coarse
-/// grid (many ties) and the same with NaNs here and there. Each is an array rather than an
-/// expression, and the magnitudes of the bounds are summed from an array of doubles: an
+/// grid (many ties) and the same with NaNs here and there; and |values| and |ties_and_nans| in
+/// double, whose sums bound the rounding of sums. Each is an array rather than an expression: an
 /// assignment in a CUDA translation unit compiles the GPU kernels of its expression even where it
 /// runs on the CPU, and every distinct expression would add its own.
 template <class T, int N>
 struct Inputs {
   Array<T, N> values, factors, ties, ties_and_nans;
+  Array<double, N> magnitudes, magnitudes_with_nans;
 };
 
 template <class T, int N>
@@ -42,6 +53,8 @@ Inputs<T, N> make_inputs(const Dim<N>& dims, std::mt19937_64& rng) {
   inputs.ties = random_array<T>(dims, rng, -3, 3, 1.0);
   inputs.ties_and_nans = random_array<T>(dims, rng, -3, 3, 1.0);
   sprinkle_nans(inputs.ties_and_nans, rng, 397);
+  inputs.magnitudes = absolute_values(inputs.values);
+  inputs.magnitudes_with_nans = absolute_values(inputs.ties_and_nans);
   return inputs;
 }
 
@@ -65,29 +78,16 @@ double sum_bound(double magnitude, index_t count, double result) {
          (std::is_same_v<T, float16> ? ulp_at<T>(std::abs(result)) : 0.0);
 }
 
-/// |x| in double, on the CPU.
-template <class T, int N>
-Array<double, N> absolute_values(const Array<T, N>& x) {
-  Array<double, N> magnitudes(x.dims());
-  for (index_t i = 0; i < x.numel(); ++i) {
-    magnitudes.data()[i] = std::abs(static_cast<double>(x.data()[i]));
-  }
-  return magnitudes;
-}
-
 /// Evaluates build(x) on the CPU and build(x on the GPU), and compares them within
-/// bound(magnitude, result): magnitude is the sum of |x| over the reduced axes, per result.
-template <int... Axes, class T, int N, class Build, class Bound, class... Keep>
-void check_within(const std::string& what, const Array<T, N>& x, Build build, Bound bound,
-                  Keep... keep) {
+/// bound(i, result) at row-major position i of the result.
+template <class T, int N, class Build, class Bound>
+void check_within(const std::string& what, const Array<T, N>& x, Build build, Bound bound) {
   using E = decltype(build(x));
   using R = typename E::value_type;
   const Array<R, E::rank> cpu = build(x);
   const Array<R, E::rank> gpu = build(mirror_on_gpu(x));
-  const Array<double, E::rank> magnitude = tensorx::sum<Axes...>(absolute_values(x), keep...);
-  check_against_cpu(what, cpu, gpu, [&](index_t i, const R& c) {
-    return bound(magnitude.data()[i], static_cast<double>(c));
-  });
+  check_against_cpu(what, cpu, gpu,
+                    [&](index_t i, const R& c) { return bound(i, static_cast<double>(c)); });
 }
 
 /// Evaluates build(x) on the CPU and build(x on the GPU), and asks for the same bits.
@@ -109,28 +109,29 @@ void check_value_reductions(const std::string& shape, const Inputs<T, N>& in, Ke
   const std::string what = "over axes " + (axes.empty() ? std::string("all ") : axes) + "of " +
                            shape + " (" + type_name<T>() + (sizeof...(Keep) ? ", keepdims)" : ")");
   const index_t count = reduced_count<Axes...>(in.values.dims());
-  check_within<Axes...>(
-      "sum " + what, in.values, [&](const auto& x) { return tensorx::sum<Axes...>(x, keep...); },
-      [&](double magnitude, double) { return sum_bound<T>(magnitude, count, 0.0); }, keep...);
-  check_within<Axes...>(
+  // The sums of magnitudes, per result, that bound the sums' rounding.
+  using Magnitudes = Array<double, decltype(tensorx::sum<Axes...>(in.values, keep...))::rank>;
+  const Magnitudes of_values = tensorx::sum<Axes...>(in.magnitudes, keep...);
+  const Magnitudes of_ties_and_nans = tensorx::sum<Axes...>(in.magnitudes_with_nans, keep...);
+  const auto sum = [&](const auto& x) { return tensorx::sum<Axes...>(x, keep...); };
+  check_within("sum " + what, in.values, sum,
+               [&](index_t i, double) { return sum_bound<T>(of_values.data()[i], count, 0.0); });
+  check_within("sum with NaNs " + what, in.ties_and_nans, sum, [&](index_t i, double) {
+    return sum_bound<T>(of_ties_and_nans.data()[i], count, 0.0);
+  });
+  check_within(
       "mean " + what, in.values, [&](const auto& x) { return tensorx::mean<Axes...>(x, keep...); },
-      [&](double magnitude, double result) {
-        return sum_bound<T>(magnitude, count, result) / static_cast<double>(count) +
+      [&](index_t i, double result) {
+        return sum_bound<T>(of_values.data()[i], count, result) / static_cast<double>(count) +
                ulp_at<T>(std::abs(result));
-      },
-      keep...);
+      });
   // Every rounding of a product of factors near 1 is relative: about one roundoff per factor.
-  check_within<Axes...>(
+  check_within(
       "prod " + what, in.factors, [&](const auto& x) { return tensorx::prod<Axes...>(x, keep...); },
-      [&](double, double result) {
+      [&](index_t, double result) {
         return (static_cast<double>(count) + 2.0) * unit_roundoff<T>() * std::abs(result) +
                (std::is_same_v<T, float16> ? ulp_at<T>(std::abs(result)) : 0.0);
-      },
-      keep...);
-  check_within<Axes...>(
-      "sum with NaNs " + what, in.ties_and_nans,
-      [&](const auto& x) { return tensorx::sum<Axes...>(x, keep...); },
-      [&](double magnitude, double) { return sum_bound<T>(magnitude, count, 0.0); }, keep...);
+      });
   const auto max = [&](const auto& x) { return tensorx::max<Axes...>(x, keep...); };
   const auto min = [&](const auto& x) { return tensorx::min<Axes...>(x, keep...); };
   check_bitwise("max " + what, in.values, max);
