@@ -2,7 +2,8 @@
 // one_hot), which must give the same bits, on the products (dot with transposed operands,
 // scaled and accumulated, batch_dot, gemm) and the fused layer (relu or gelu of
 // dot(x, w) + bias), which may differ by what two orders of summation can, in float, double and
-// float16; and on arrays past 2^31 elements where the GPU has the memory for them.
+// float16; and on a float16 array past 2^31 elements (its transpose, row, column and full
+// reductions, argmax) where the GPU and the host have the memory for it.
 #include <unistd.h>
 
 #include <cmath>
@@ -268,8 +269,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(fused_layers_agree_within_the_summation_bound, T, 
     const auto bias = random_array<T>(tx::make_dim(n), rng, -1, 1);
     const std::string size =
         " of " + std::to_string(m) + " x " + std::to_string(k) + " x " + std::to_string(n);
-    // The activations keep the bound of their argument: relu is exact, gelu's slope is at most
-    // 1.13 and its own rounding is within the bound's first term.
+    // relu is exact, so the activation keeps the bound of its argument.
     check_product<T>(
         in_type<T>("relu(dot(x, w) + bias)" + size), k,
         [](const auto& a, const auto& b, const auto& c) { return tx::relu(tx::dot(a, b) + c); }, x,
@@ -285,7 +285,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(fused_layers_agree_within_the_summation_bound, T, 
         in_type<T>("relu(dot(x, w))" + size), k,
         [](const auto& a, const auto& b) { return tx::relu(tx::dot(a, b)); }, x, w);
     // gelu of magnitudes is not a bound of gelu's error, so its case takes the bound of the
-    // product and bias it wraps.
+    // product and bias it wraps, times gelu's largest slope (1.13), and 2^-10 of the result for
+    // the activation itself: cuBLASLt documents its GELU epilogue as the tanh form without
+    // saying how exactly it evaluates tanh (the hardware's tanh.approx is good to 2^-11).
     const index_t inner = k;  // a lambda cannot capture a structured binding in C++17
     const tx::Array<T, 2> cpu = tx::gelu(tx::dot(x, w) + bias);
     const tx::Array<T, 2> gpu_result =
@@ -295,7 +297,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(fused_layers_agree_within_the_summation_bound, T, 
                       [&](index_t i, const T& c) {
                         const double value = static_cast<double>(c);
                         return 1.2 * product_bound<T>(magnitude.data()[i], inner, value) +
-                               8.0 * ulp_at<T>(std::max(std::abs(value), 0.5));
+                               std::ldexp(std::max(std::abs(value), 0.5), -10);
                       });
   }
 }
@@ -308,8 +310,8 @@ namespace {
 constexpr index_t kHugeSide = 46341;
 constexpr std::size_t kHugeBytes = std::size_t{kHugeSide} * kHugeSide * sizeof(tx::float16);
 
-/// True where GPU 0 and the host have room for the case: three huge arrays on the GPU (after
-/// handing the pool's cached blocks back) and five on the host, with 2 GiB to spare on each.
+/// True where GPU 0 and the host have room for the case: two huge arrays on the GPU (after
+/// handing the pool's cached blocks back) and three on the host, with 2 GiB to spare on each.
 boost::test_tools::assertion_result memory_for_huge_arrays(boost::unit_test::test_unit_id) {
   std::size_t gpu_free = 0, gpu_total = 0;
   if (tx::cuda::device_count() > 0) {
@@ -323,23 +325,23 @@ boost::test_tools::assertion_result memory_for_huge_arrays(boost::unit_test::tes
   const std::size_t host_free = static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) *
                                 static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t spare = std::size_t{2} << 30;
-  boost::test_tools::assertion_result result(gpu_free >= 3 * kHugeBytes + spare &&
-                                             host_free >= 5 * kHugeBytes + spare);
-  result.message() << "needs " << (3 * kHugeBytes + spare) << " bytes free on GPU 0 (has "
-                   << gpu_free << ") and " << (5 * kHugeBytes + spare)
+  boost::test_tools::assertion_result result(gpu_free >= 2 * kHugeBytes + spare &&
+                                             host_free >= 3 * kHugeBytes + spare);
+  result.message() << "needs " << (2 * kHugeBytes + spare) << " bytes free on GPU 0 (has "
+                   << gpu_free << ") and " << (3 * kHugeBytes + spare)
                    << " bytes free on the host (has " << host_free << ")";
   return result;
 }
 
 /// A huge matrix of multiples of 1/64 in [-4, 4], from a hash of the position: exact in
 /// float16, and cheap to make for 2^31 elements.
-tx::Array<tx::float16, 2> huge_matrix(std::uint64_t seed) {
+tx::Array<tx::float16, 2> huge_matrix() {
   tx::Array<tx::float16, 2> a(tx::make_dim(kHugeSide, kHugeSide));
   tx::float16* data = a.data();
   const index_t count = a.numel();
 #pragma omp parallel for
   for (index_t i = 0; i < count; ++i) {
-    std::uint64_t h = (static_cast<std::uint64_t>(i) + seed) * 0x9E3779B97F4A7C15ull;
+    std::uint64_t h = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
     h ^= h >> 29;
     data[i] = tx::float16(static_cast<float>(static_cast<int>(h % 513) - 256) / 64.0f);
   }
@@ -355,19 +357,11 @@ BOOST_AUTO_TEST_SUITE(cpu_gpu_agreement_past_2_to_the_31,
 
 BOOST_AUTO_TEST_CASE(huge_arrays_agree, *boost::unit_test::precondition(memory_for_huge_arrays)) {
   using half = tx::float16;
-  tx::Array<half, 2> a = huge_matrix(1);
+  tx::Array<half, 2> a = huge_matrix();
   // One maximum past 2^31 in the flattened array, for argmax to find there.
   const index_t planted = (index_t{1} << 31) + 1234;
   a.data()[planted] = half(100.0f);
   tx::Array<half, 2> a_gpu = tx::to(a, gpu());
-  {
-    const tx::Array<half, 2> b = huge_matrix(2);
-    const tx::Array<half, 2> b_gpu = tx::to(b, gpu());
-    // Exact: a * 0.5 + b is a multiple of 1/128 below 64 in magnitude.
-    const tx::Array<half, 2> cpu = a * 0.5 + b;
-    const tx::Array<half, 2> gpu_result = a_gpu * 0.5 + b_gpu;
-    check_against_cpu("a * 0.5 + b past 2^31 elements", cpu, gpu_result, kBitwise);
-  }
   {
     const tx::Array<half, 2> cpu = tx::transpose(a);
     const tx::Array<half, 2> gpu_result = tx::transpose(a_gpu);
