@@ -174,7 +174,8 @@ void check_build(const std::string& what, const Tolerance& tolerance, Build buil
 }
 
 /// A CPU array of T with values uniform in [low, high), rounded to multiples of `step` when
-/// step > 0 (frequent ties and equal values).
+/// step > 0 (frequent ties and equal values; zeros are +0, since which of -0 and +0 a max or a
+/// sum of both returns depends on the order of combination, which the engines need not share).
 template <class T, int N>
 Array<T, N> random_array(const Dim<N>& dims, std::mt19937_64& rng, double low, double high,
                          double step = 0.0) {
@@ -182,7 +183,7 @@ Array<T, N> random_array(const Dim<N>& dims, std::mt19937_64& rng, double low, d
   std::uniform_real_distribution<double> value(low, high);
   for (T& element : make_view(a)) {
     double v = value(rng);
-    if (step > 0) v = std::round(v / step) * step;
+    if (step > 0) v = std::round(v / step) * step + 0.0;
     element = static_cast<T>(v);
   }
   return a;
