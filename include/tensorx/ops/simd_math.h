@@ -126,10 +126,18 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> pow(const xsimd::batch<T, A>& x,
                     B(std::numeric_limits<T>::quiet_NaN()), r);
   r = xsimd::select(y == one, x, r);  // exact, denormal x too
   r = xsimd::select(y == zero || x == one, one, r);
-  // xsimd's pow goes through its log, inaccurate for denormal and near-denormal bases.
+  // xsimd's pow is exp(y log x): inaccurate for denormal and near-denormal bases, and its error
+  // grows with |y log x| (0.5^89 in float, exactly 2^-89, comes out 10 ulps off). Lanes whose
+  // result lies outside [2^-20, 2^20] (or underflowed) go to C's pow; the common powers of
+  // moderate values (squares, roots, x^1.5 of activations) stay on the SIMD path.
+  const B finite_limit(std::numeric_limits<T>::max()), wide(T(1 << 20));
+  const B ar = xsimd::abs(r);
   const auto tiny = ax > zero && ax < B(std::numeric_limits<T>::min() * T(1 << 24));
+  const auto far_from_one = (ar > wide || ar < one / wide) && ax > zero && ax <= finite_limit &&
+                            xsimd::abs(y) <= finite_limit;
   return detail::recompute_lanes(
-      r, tiny && y != zero && y != one, [](T u, T v) { return std::pow(u, v); }, x, y);
+      r, (tiny || far_from_one) && y != zero && y != one && !no_real_value,
+      [](T u, T v) { return std::pow(u, v); }, x, y);
 }
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> floor(const xsimd::batch<T, A>& x) {
