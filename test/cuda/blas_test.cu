@@ -40,14 +40,13 @@ BOOST_AUTO_TEST_CASE(a_product_runs_on_the_current_stream) {
 }
 
 BOOST_AUTO_TEST_CASE(threads_on_their_own_streams_multiply_at_once) {
-  // Each thread gets its own stream, hence its own cuBLAS handle; the results must not mix.
+  // Each thread gets its own stream and its own cuBLAS handle; the results must not mix.
   constexpr int kThreads = 4;
   std::vector<tx::Array<float, 2>> results(kThreads);
   std::vector<std::thread> threads;
   const auto a = tx::ones<float>(tx::make_dim(64, 96), tx::CudaPlace(0));
+  // The fills run on the legacy default stream; each thread's stream waits for them.
   const auto b = tx::ones<float>(tx::make_dim(96, 80), tx::CudaPlace(0));
-  // The fills ran on the legacy default stream, which non-blocking streams do not wait for.
-  tx::synchronize();
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       const tx::Stream stream(tx::CudaPlace(0));
