@@ -22,20 +22,27 @@ cudaEvent_t create_event(int device) {
   return event;
 }
 
-// One event per device and thread, recorded and waited on at once (a wait uses the state an
-// event captured when the wait was queued, so the event is free again right after): cross-stream
-// waits then cost a record and a wait, never an event creation.
-cudaEvent_t scratch_event(int device) {
-  struct Events {
-    std::vector<cudaEvent_t> by_device =
-        std::vector<cudaEvent_t>(static_cast<std::size_t>(cuda::device_count()), nullptr);
-    ~Events() {
-      for (cudaEvent_t event : by_device) {
-        if (event != nullptr) cuda_ignore(cudaEventDestroy(event));
-      }
+// Cross-stream waits record an event and wait on it at once; a wait uses the state the event
+// captured when the wait was queued, so the event is free again right after. Each thread keeps one
+// per device, so that a wait costs a record and a wait, never an event creation. Once the thread's
+// objects are destroyed (a buffer freed during exit still orders its free), scratch_event returns
+// nullptr and the wait makes an event of its own.
+thread_local bool scratch_events_gone = false;  // trivially destructible: readable until the end
+
+struct ScratchEvents {
+  std::vector<cudaEvent_t> by_device =
+      std::vector<cudaEvent_t>(static_cast<std::size_t>(cuda::device_count()), nullptr);
+  ~ScratchEvents() {
+    for (cudaEvent_t event : by_device) {
+      if (event != nullptr) cuda_ignore(cudaEventDestroy(event));
     }
-  };
-  thread_local Events events;
+    scratch_events_gone = true;
+  }
+};
+
+cudaEvent_t scratch_event(int device) {
+  if (scratch_events_gone) return nullptr;
+  thread_local ScratchEvents events;
   cudaEvent_t& event = events.by_device[static_cast<std::size_t>(device)];
   if (event == nullptr) event = create_event(device);
   return event;
@@ -80,6 +87,7 @@ bool StreamState::retired() const {
 void StreamState::order_before(const StreamState& waiter) {
   if (&waiter == this) return;
   cudaEvent_t event = nullptr;
+  cudaEvent_t owned = nullptr;  // an event of this wait's own, destroyed once it is queued
   {
     // Held while recording, so that the owning Stream cannot destroy the CUDA stream meanwhile.
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -87,6 +95,7 @@ void StreamState::order_before(const StreamState& waiter) {
       event = final_event_;
     } else {
       event = scratch_event(device_);
+      if (event == nullptr) event = owned = create_event(device_);
       cuda::DeviceGuard guard(device_);
       TENSORX_CUDA_CHECK(cudaEventRecord(event, handle_));
     }
@@ -94,7 +103,9 @@ void StreamState::order_before(const StreamState& waiter) {
   if (event == nullptr) return;
   // The legacy default stream (nullptr) means the current device's: the waiter's must be current.
   cuda::DeviceGuard guard(waiter.device());
-  TENSORX_CUDA_CHECK(cudaStreamWaitEvent(waiter.handle(), event, 0));
+  const cudaError_t waited = cudaStreamWaitEvent(waiter.handle(), event, 0);
+  if (owned != nullptr) cuda_ignore(cudaEventDestroy(owned));
+  TENSORX_CUDA_CHECK(waited);
 }
 
 const StreamRef& default_stream_state(int device) {
