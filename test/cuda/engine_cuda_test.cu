@@ -373,7 +373,8 @@ BOOST_AUTO_TEST_CASE(bias_rows_and_columns_keep_16_byte_accesses) {
   const auto x = random_on_gpu<float>(dims, rng, -2.0, 2.0);
   const auto bias = random_on_gpu<float>(tx::make_dim(256), rng);
   const auto column = random_on_gpu<float>(tx::make_dim(67, 1), rng);
-  const auto hx = on_host(x), hb = on_host(bias), hc = on_host(column);
+  const auto hx = on_host(x), hc = on_host(column);
+  const auto hb = on_host(bias);
   tx::Array<float, 2> c(dims, gpu());
   BOOST_TEST((kernel_for(c, tx::relu(x + bias)) == GpuKernel::kRowsVector));
   c = tx::relu(x + bias);
@@ -405,7 +406,8 @@ BOOST_AUTO_TEST_CASE(bias_rows_and_columns_keep_16_byte_accesses) {
   tx::Array<tx::float16, 2> hsum(dims, gpu());
   BOOST_TEST((kernel_for(hsum, tx::relu(h + hbias)) == GpuKernel::kRowsVector));
   hsum = tx::relu(h + hbias);
-  const auto hh = on_host(h), hhb = on_host(hbias);
+  const auto hh = on_host(h);
+  const auto hhb = on_host(hbias);
   check_close(hsum, reference(dims, [&](const auto& i) {
                 return std::max(0.0, value(hh[i]) + value(hhb(i[1])));
               }));

@@ -2,7 +2,8 @@
 // threads, with the test that keeps single-stream programs free of any cost: while every use of
 // the buffer was on one stream, a further use there reads one atomic pointer and does nothing
 // else. Every other case takes the buffer's lock, waits (on the device) for what the record says,
-// and updates it. Each Allocation holds one; StreamOrder (stream_order.h) is its only user.
+// and updates it. Each Allocation holds one, starts it when it allocates GPU memory and asks it
+// where to free; uses go through StreamOrder (stream_order.h).
 #pragma once
 
 #include <atomic>
