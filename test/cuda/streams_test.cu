@@ -91,8 +91,9 @@ BOOST_AUTO_TEST_CASE(a_read_on_another_stream_waits_for_the_write) {
   const auto b = filled(3.0f);
   auto a = filled(0.0f);
   tx::Array<float, 1> c(a.dims(), gpu());
-  c = a * 2.0f;  // loads the kernel
+  c = a * 2.0f;  // loads the kernels
   a = b + 1.0f;
+  tx::fill(a, 0.0f);  // what a read that did not wait would see
   tx::synchronize();
   tx::Stream stream;
   // The default stream writes a after its spin; the guarded stream reads it at once.
@@ -111,6 +112,7 @@ BOOST_AUTO_TEST_CASE(work_on_the_default_stream_waits_for_a_guarded_write) {
   tx::Array<float, 1> c(a.dims(), gpu());
   c = a * 2.0f;
   a = b + 1.0f;
+  tx::fill(a, 0.0f);
   tx::synchronize();
   tx::Stream stream;
   {
@@ -189,7 +191,10 @@ BOOST_AUTO_TEST_CASE(host_reads_wait_for_work_queued_in_a_guard) {
 BOOST_AUTO_TEST_CASE(arrays_outlive_the_stream_they_were_made_on) {
   const auto a = filled(2.0f);
   const tx::Array<float, 1> host = on_host(a);
-  { const tx::Array<float, 1> warm = a * 3.0f; }
+  {
+    // Loads the kernel; its 10s are what a recycled block would show if a read did not wait.
+    const tx::Array<float, 1> warm = a * 5.0f;
+  }
   tx::synchronize();
   tx::Array<float, 1> c;
   tx::Array<float, 1> moved;
