@@ -3,8 +3,9 @@
 // least 85% of the copy bandwidth. Each case moves 2^26 floats per stream (256 MiB, far beyond the
 // L2 cache) and reports GB_per_s and fraction_of_copy (its bandwidth over the copy's, measured
 // once at start-up in the same process). Each iteration is one assignment timed with CUDA events
-// on the stream tensorx runs on. The peers (PyTorch eager and torch.compile) are timed on the same
-// expressions and sizes by bench/torch_elementwise.py.
+// on the stream tensorx runs on. bias_relu and column_scale broadcast a row or a column vector
+// over the matrix (the rows kernel, 16-byte accesses along each row). The peers (PyTorch eager
+// and torch.compile) are timed on the same expressions and sizes by bench/torch_elementwise.py.
 //   bench_elementwise_cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <iostream>
 #include <string>
@@ -30,9 +31,16 @@ struct Operands {
         c(random_on_gpu<float>(tx::make_dim(kCount), -1.0f, 1.0f, 4)),
         bias(random_on_gpu<float>(tx::make_dim(kRows), -0.5f, 0.5f, 5)),
         a2(tx::reshape(a, tx::make_dim(kRows, kRows))),
-        c2(tx::reshape(c, tx::make_dim(kRows, kRows))) {}
+        c2(tx::reshape(c, tx::make_dim(kRows, kRows))),
+        column(random_on_gpu<float>(tx::make_dim(kRows, 1), -0.5f, 0.5f, 6)),
+        h(random_on_gpu<tx::float16>(tx::make_dim(kRows, 2 * kRows), -6.0f, 6.0f, 7)),
+        hc(tx::make_dim(kRows, 2 * kRows), tx::CudaPlace(0)),
+        hbias(random_on_gpu<tx::float16>(tx::make_dim(2 * kRows), -0.5f, 0.5f, 8)) {}
   tx::Array<float, 1> a, b, d, c, bias;
-  tx::Array<float, 2> a2, c2;
+  tx::Array<float, 2> a2, c2, column;
+  // float16 matrices of the same bytes as the float ones.
+  tx::Array<tx::float16, 2> h, hc;
+  tx::Array<tx::float16, 1> hbias;
 };
 
 const Operands& operands() {
@@ -78,6 +86,19 @@ void bias_relu_tensorx(benchmark::State& state) {
   time_on_gpu(state, 2, [&] { m = tx::relu(x.a2 + x.bias); });
 }
 
+// A column vector: one value per row, broadcast along it.
+void column_scale_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<float, 2> m = x.c2;
+  time_on_gpu(state, 2, [&] { m = x.a2 * x.column; });
+}
+
+void bias_relu_float16_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<tx::float16, 2> m = x.hc;
+  time_on_gpu(state, 2, [&] { m = tx::relu(x.h + x.hbias); });
+}
+
 void transpose_tensorx(benchmark::State& state) {
   const Operands& x = operands();
   tx::Array<float, 2> c = x.c2;
@@ -101,6 +122,8 @@ int main(int argc, char** argv) {
   register_case("triad/tensorx", triad_tensorx);
   register_case("sigmoid/tensorx", sigmoid_tensorx);
   register_case("bias_relu/tensorx", bias_relu_tensorx);
+  register_case("bias_relu_float16/tensorx", bias_relu_float16_tensorx);
+  register_case("column_scale/tensorx", column_scale_tensorx);
   register_case("transpose/tensorx", transpose_tensorx);
   cudaDeviceProp properties{};
   gpu_bench::check(cudaGetDeviceProperties(&properties, 0));

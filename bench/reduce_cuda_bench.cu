@@ -1,12 +1,15 @@
 // GPU reductions: tensorx's one kernel per reduction against the ceiling of the machine, a
-// device-to-device cudaMemcpy of the same bytes, and against the compiled layer's CUB path (what
-// a plain C++ translation unit runs, called here through its entry point). The contract (DESIGN.md
-// section 5): at least 85% of the copy bandwidth, one launch per assignment. A reduction reads its
-// operand once, so its bandwidth is the bytes it reads over its time, compared with the copy's
-// bytes read plus written over the copy's time. The matrix is 8192 x 8192 floats (256 MiB, far
-// beyond the L2 cache); each iteration is one assignment timed with CUDA events on the stream
-// tensorx runs on. PyTorch's times for the same cases come from bench/torch_reduce.py.
+// device-to-device cudaMemcpy of the same bytes, and against CUB's DeviceReduce called directly.
+// The contract (DESIGN.md section 5): at least 85% of the copy bandwidth, one launch per
+// assignment. A reduction reads its operand once, so its bandwidth is the bytes it reads over its
+// time, compared with the copy's bytes read plus written over the copy's time. The matrix is
+// 8192 x 8192 floats (256 MiB, far beyond the L2 cache), and the float16 cases read 2^27 values
+// (the same bytes) 16 bytes per load; each iteration is one assignment timed with CUDA events on
+// the stream tensorx runs on. full_sum/compiled is the entry a plain C++ translation unit reaches
+// (the same kernel). PyTorch's times for the same cases come from bench/torch_reduce.py.
 //   bench_reduce_cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <cub/device/device_reduce.cuh>
+
 #include <iostream>
 
 #include "gpu_bench.cuh"
@@ -29,11 +32,19 @@ struct Operands {
         p(tx::reshape(c, tx::make_dim(kRows, kRows))),
         rows(tx::make_dim(kRows), tx::CudaPlace(0)),
         columns(tx::make_dim(kRows), tx::CudaPlace(0)),
-        scalar(tx::Dim<0>(), tx::CudaPlace(0)) {}
+        scalar(tx::Dim<0>(), tx::CudaPlace(0)),
+        h(random_on_gpu<tx::float16>(tx::make_dim(2 * kCount), -1.0f, 1.0f, 4)),
+        hm(tx::reshape(h, tx::make_dim(kRows, 2 * kRows))),
+        hrows(tx::make_dim(kRows), tx::CudaPlace(0)),
+        hscalar(tx::Dim<0>(), tx::CudaPlace(0)) {}
   tx::Array<float, 1> a, b, c;
   tx::Array<float, 2> m, p;
   tx::Array<float, 1> rows, columns;
   tx::Array<float, 0> scalar;
+  tx::Array<tx::float16, 1> h;  // as many bytes as the float matrix
+  tx::Array<tx::float16, 2> hm;
+  tx::Array<tx::float16, 1> hrows;
+  tx::Array<tx::float16, 0> hscalar;
 };
 
 const Operands& operands() {
@@ -84,8 +95,23 @@ void full_sum_tensorx(benchmark::State& state) {
   time_on_gpu(state, kMatrixBytes, [&] { s = tx::sum(x.a); });
 }
 
-// The compiled layer's full sum (cub::DeviceReduce, then the save kernel).
+// CUB's full sum, its scratch memory allocated once: the peer.
 void full_sum_cub(benchmark::State& state) {
+  const Operands& x = operands();
+  std::size_t bytes = 0;
+  gpu_bench::check(cub::DeviceReduce::Sum(nullptr, bytes, x.a.data(), x.scalar.data(), kCount));
+  void* scratch = nullptr;
+  gpu_bench::check(cudaMalloc(&scratch, bytes));
+  const cudaStream_t stream = tx::current_stream(0);
+  time_on_gpu(state, kMatrixBytes, [&] {
+    gpu_bench::check(
+        cub::DeviceReduce::Sum(scratch, bytes, x.a.data(), x.scalar.data(), kCount, stream));
+  });
+  gpu_bench::check(cudaFree(scratch));
+}
+
+// The compiled layer's full sum: what a plain C++ translation unit runs.
+void full_sum_compiled(benchmark::State& state) {
   const Operands& x = operands();
   tx::detail::ThreeAxes axes;
   axes.reduced = kCount;
@@ -93,6 +119,25 @@ void full_sum_cub(benchmark::State& state) {
     tx::detail::reduce_contiguous(tx::ReduceOp::kSum, tx::DataType::kFloat32, x.a.data(),
                                   x.scalar.data(), axes, tx::CudaPlace(0), tx::SaveMode::kWrite);
   });
+}
+
+void float16_full_sum_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<tx::float16, 0> s = x.hscalar;
+  time_on_gpu(state, kMatrixBytes, [&] { s = tx::sum(x.h); });
+}
+
+// A float result of float16 values: the loads follow the operand's width, not the result's.
+void float16_full_sum_into_float_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<float, 0> s = x.scalar;
+  time_on_gpu(state, kMatrixBytes, [&] { s = tx::sum(tx::cast<float>(x.h)); });
+}
+
+void float16_row_sums_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<tx::float16, 1> r = x.hrows;
+  time_on_gpu(state, kMatrixBytes, [&] { r = tx::sum<1>(x.hm); });
 }
 
 void dot_sum_tensorx(benchmark::State& state) {
@@ -128,7 +173,11 @@ int main(int argc, char** argv) {
   register_case("column_sums/tensorx", column_sums_tensorx);
   register_case("row_max/tensorx", row_max_tensorx);
   register_case("full_sum/tensorx", full_sum_tensorx);
+  register_case("full_sum/compiled", full_sum_compiled);
   register_case("full_sum/cub", full_sum_cub);
+  register_case("float16_full_sum/tensorx", float16_full_sum_tensorx);
+  register_case("float16_full_sum_into_float/tensorx", float16_full_sum_into_float_tensorx);
+  register_case("float16_row_sums/tensorx", float16_row_sums_tensorx);
   register_case("dot_sum/tensorx", dot_sum_tensorx);
   register_case("softmax_rows/tensorx", softmax_rows_tensorx);
   benchmark::AddCustomContext("matrix", "8192 x 8192 float");

@@ -7,6 +7,7 @@
 #include "tensorx/core/float16.h"
 
 #include "tensorx/place/device.h"
+#include "tensorx/place/event.h"
 #include "tensorx/place/place.h"
 #include "tensorx/place/stream.h"
 
@@ -14,6 +15,7 @@
 #include "tensorx/shape/dim.h"
 
 #include "tensorx/memory/allocation.h"
+#include "tensorx/memory/memory_stats.h"
 #include "tensorx/memory/strided_copy.h"
 
 #include "tensorx/array/array.h"

@@ -46,18 +46,19 @@ index_t matrix_span(const MatrixRef& x, const InPlaceLayout& layout) {
 StridedBytes strided_bytes_of(const MatrixBatchRef& x) {
   const MatrixRef& m = x.matrix;
   return strided_bytes(m.data, m.place, make_dim(x.count, m.rows, m.cols),
-                       make_dim(x.stride, m.row_stride, m.col_stride));
+                       make_dim(x.stride, m.row_stride, m.col_stride), m.buffer);
 }
 
-StridedBytes dense_bytes_of(void* data, const MatrixBatchRef& x) {
+// A dense row-major batch of x's extents filling `buffer`.
+StridedBytes dense_bytes_of(Allocation& buffer, const MatrixBatchRef& x) {
   const MatrixRef& m = x.matrix;
-  return strided_bytes(data, m.place, make_dim(x.count, m.rows, m.cols),
-                       make_dim(m.rows * m.cols, m.cols, index_t{1}));
+  return strided_bytes(buffer.data(), m.place, make_dim(x.count, m.rows, m.cols),
+                       make_dim(m.rows * m.cols, m.cols, index_t{1}), &buffer);
 }
 
 PreparedOperand in_place(const MatrixBatchRef& x, const InPlaceLayout& layout) {
   PreparedOperand prepared;
-  prepared.blas = {x.matrix.data, layout.ld, x.count == 1 ? 0 : x.stride};
+  prepared.blas = {x.matrix.data, layout.ld, x.count == 1 ? 0 : x.stride, x.matrix.buffer};
   prepared.transposed = layout.transposed;
   return prepared;
 }
@@ -70,10 +71,10 @@ PreparedOperand dense_copy(const MatrixBatchRef& x, bool copy_values) {
   prepared.temporary = std::make_unique<Allocation>(
       static_cast<std::size_t>(x.count * m.rows * m.cols) * element_size, m.place);
   if (copy_values) {
-    copy_strided(dense_bytes_of(prepared.temporary->data(), x), strided_bytes_of(x), element_size);
+    copy_strided(dense_bytes_of(*prepared.temporary, x), strided_bytes_of(x), element_size);
   }
   prepared.blas = {prepared.temporary->data(), std::max<index_t>(m.cols, 1),
-                   x.count == 1 ? 0 : m.rows * m.cols};
+                   x.count == 1 ? 0 : m.rows * m.cols, prepared.temporary.get()};
   prepared.transposed = true;
   return prepared;
 }
@@ -131,8 +132,7 @@ PreparedOperand prepare_output(const MatrixBatchRef& c, const MatrixBatchRef& a,
 
 void write_back(const PreparedOperand& prepared, const MatrixBatchRef& c) {
   if (!prepared.temporary) return;
-  copy_strided(strided_bytes_of(c), dense_bytes_of(prepared.temporary->data(), c),
-               size_of(c.matrix.type));
+  copy_strided(strided_bytes_of(c), dense_bytes_of(*prepared.temporary, c), size_of(c.matrix.type));
 }
 
 ZeroOperands zero_operands(DataType type, const Place& place, index_t m, index_t n) {
@@ -143,11 +143,13 @@ ZeroOperands zero_operands(DataType type, const Place& place, index_t m, index_t
       std::make_unique<Allocation>(static_cast<std::size_t>(length) * element_size, place);
   // All-zero bytes are 0 in every floating-point element type.
   const std::uint64_t zero = 0;
-  fill_strided(strided_bytes(zeros.storage->data(), place, make_dim(length), make_dim(index_t{1})),
-               &zero, element_size);
+  Allocation* const storage = zeros.storage.get();
+  fill_strided(
+      strided_bytes(storage->data(), place, make_dim(length), make_dim(index_t{1}), storage), &zero,
+      element_size);
   // One dense row-major column (m x 1) and row (1 x n), sharing the zeros.
-  zeros.a.matrix = {zeros.storage->data(), type, place, m, 1, 1, 1};
-  zeros.b.matrix = {zeros.storage->data(), type, place, 1, n, n, 1};
+  zeros.a.matrix = {storage->data(), type, place, m, 1, 1, 1, storage};
+  zeros.b.matrix = {storage->data(), type, place, 1, n, n, 1, storage};
   return zeros;
 }
 

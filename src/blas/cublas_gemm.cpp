@@ -1,14 +1,14 @@
 // The GPU backend of gemm: cublasGemmEx, or cublasGemmStridedBatchedEx for batches, on the
-// current stream of the operands' device. One table-driven path serves every element type:
-// float and double compute in their own precision, float16 on tensor cores with float
-// accumulation. The 64-bit entry points take any extent the GPU's memory can hold.
+// stream gemm.cpp ordered, through the calling thread's handle for the device. One table-driven
+// path serves every element type: float and double compute in their own precision, float16 on
+// tensor cores with float accumulation. The 64-bit entry points take any extent the GPU's memory
+// can hold.
 #include <library_types.h>
 
 #include "blas/cublas_handles.h"
 #include "blas/gemm_call.h"
 #include "tensorx/core/error.h"
 #include "tensorx/place/device.h"
-#include "tensorx/place/stream.h"
 
 namespace tensorx {
 namespace detail {
@@ -16,7 +16,7 @@ namespace detail {
 void gpu_gemm(const GemmCall& call) {
   const int device = device_of(call.place);
   const cuda::DeviceGuard guard(device);
-  const cublasHandle_t handle = cublas_handle(device, current_stream(device));
+  const cublasHandle_t handle = cublas_handle(device, call.stream);
   const CublasTypes types = cublas_types(call.type);
   const ScaleValue alpha_value(call.alpha, types.scale);
   const ScaleValue beta_value(call.beta, types.scale);

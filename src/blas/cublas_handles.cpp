@@ -1,30 +1,77 @@
-// The process-wide caches of cuBLAS and cuBLASLt handles. A handle belongs to the device that was
-// current when it was created, and cuBLAS allows threads to share one as long as its settings do
-// not change: keying cuBLAS handles by (device, stream) gives every handle one stream forever, so
-// sharing is safe and each stream's calls stay ordered with its workspace.
+// The cuBLAS and cuBLASLt handles of each (device, thread). cuBLAS lets threads share a handle
+// only while its settings do not change, and cublasSetStream changes one, so each thread has its
+// own, re-pointed at the stream of every call (cuBLAS's default workspace pool, which
+// cublasSetStream returns the handle to, guards itself against the handle's calls on different
+// streams). Handles are never made per stream: a program that makes a stream per request keeps
+// one handle per thread. When a thread ends its handles go to a free list of their device for
+// the next thread, so their number is bounded by the most threads that used the device at once.
 #include "blas/cublas_handles.h"
 
-#include <map>
+#include <cstddef>
 #include <mutex>
-#include <utility>
+#include <vector>
 
 #include "tensorx/core/error.h"
+#include "tensorx/place/device.h"
 
 namespace tensorx {
 namespace detail {
 namespace {
 
-// The handle cached under `key`, made by `create` the first time. Entries are never destroyed:
-// at process exit the CUDA runtime may already be gone, and destroying a handle then fails or
-// crashes; the driver reclaims everything anyway.
-template <class Key, class Handle, class Create>
-Handle cached_handle(const Key& key, Create create) {
-  static std::mutex mutex;
-  static auto* handles = new std::map<Key, Handle>();
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto found = handles->find(key);
-  if (found == handles->end()) found = handles->emplace(key, create()).first;
-  return found->second;
+// Handles of one kind that ended threads gave back, by device. Never destroyed, and handles are
+// never destroyed either: at process exit the CUDA runtime may already be gone, and destroying a
+// handle then fails or crashes; the driver reclaims everything anyway.
+template <class Handle>
+class FreeHandles {
+ public:
+  bool take(int device, Handle* handle) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<Handle>& free = by_device_[static_cast<std::size_t>(device)];
+    if (free.empty()) return false;
+    *handle = free.back();
+    free.pop_back();
+    return true;
+  }
+  void give_back(int device, Handle handle) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    by_device_[static_cast<std::size_t>(device)].push_back(handle);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::vector<Handle>> by_device_ =
+      std::vector<std::vector<Handle>>(static_cast<std::size_t>(cuda::device_count()));
+};
+
+// The calling thread's handle of `device`, taken from the free list or made by `create`.
+template <class Handle, Handle (*kCreate)()>
+Handle thread_handle(int device) {
+  static auto* free = new FreeHandles<Handle>();
+  struct ThreadHandles {
+    std::vector<Handle> by_device =
+        std::vector<Handle>(static_cast<std::size_t>(cuda::device_count()), nullptr);
+    ~ThreadHandles() {
+      for (std::size_t d = 0; d < by_device.size(); ++d) {
+        if (by_device[d] != nullptr) free->give_back(static_cast<int>(d), by_device[d]);
+      }
+    }
+  };
+  thread_local ThreadHandles mine;
+  Handle& handle = mine.by_device[static_cast<std::size_t>(device)];
+  if (handle == nullptr && !free->take(device, &handle)) handle = kCreate();
+  return handle;
+}
+
+cublasHandle_t create_cublas() {
+  cublasHandle_t created = nullptr;
+  cublas_check(cublasCreate(&created), "cublasCreate");
+  return created;
+}
+
+cublasLtHandle_t create_cublaslt() {
+  cublasLtHandle_t created = nullptr;
+  cublas_check(cublasLtCreate(&created), "cublasLtCreate");
+  return created;
 }
 
 }  // namespace
@@ -49,24 +96,13 @@ CublasTypes cublas_types(DataType type) {
 }
 
 cublasHandle_t cublas_handle(int device, StreamHandle stream) {
-  const cublasHandle_t handle =
-      cached_handle<std::pair<int, StreamHandle>, cublasHandle_t>({device, stream}, [] {
-        cublasHandle_t created = nullptr;
-        cublas_check(cublasCreate(&created), "cublasCreate");
-        return created;
-      });
-  // Set before every call, as cuBLAS recommends: a destroyed stream's address can come back as a
-  // new stream, and this keeps the handle's binding explicit whatever happened in between.
+  const cublasHandle_t handle = thread_handle<cublasHandle_t, create_cublas>(device);
   cublas_check(cublasSetStream(handle, stream), "cublasSetStream");
   return handle;
 }
 
 cublasLtHandle_t cublaslt_handle(int device) {
-  return cached_handle<int, cublasLtHandle_t>(device, [] {
-    cublasLtHandle_t created = nullptr;
-    cublas_check(cublasLtCreate(&created), "cublasLtCreate");
-    return created;
-  });
+  return thread_handle<cublasLtHandle_t, create_cublaslt>(device);
 }
 
 }  // namespace detail

@@ -1,6 +1,6 @@
-// What the cuBLAS and cuBLASLt backends share: handles (cuBLAS one per (device, stream), cuBLASLt
-// one per device), the check that turns a status into a BlasError, and the cuBLAS names of
-// tensorx's element types. Private to src/, CUDA builds only.
+// What the cuBLAS and cuBLASLt backends share: the calling thread's handles for a device, the
+// check that turns a status into a BlasError, and the cuBLAS names of tensorx's element types.
+// Private to src/, CUDA builds only.
 #pragma once
 
 #include <cublasLt.h>
@@ -12,12 +12,14 @@
 namespace tensorx {
 namespace detail {
 
-/// The handle for work on `stream` of `device`, bound to that stream. Created on first use and
-/// kept for the life of the process; the caller has made `device` current. Thread-safe.
+/// The calling thread's cuBLAS handle for `device`, pointed at `stream`. A handle serves one
+/// thread, whatever streams it uses, so their number is bounded by the threads that use the
+/// device at once, never by the streams; a thread's handles serve later threads once it ends.
+/// The caller has made `device` current.
 cublasHandle_t cublas_handle(int device, StreamHandle stream);
 
-/// The cuBLASLt handle of `device` (cuBLASLt takes the stream with every call, so one handle
-/// serves all streams and threads). Created on first use, kept; `device` is current. Thread-safe.
+/// The calling thread's cuBLASLt handle for `device` (cuBLASLt takes the stream with every call),
+/// kept like cublas_handle's. The caller has made `device` current.
 cublasLtHandle_t cublaslt_handle(int device);
 
 /// Throws BlasError naming `call` and the status unless status is CUBLAS_STATUS_SUCCESS.

@@ -1,18 +1,24 @@
 // The GPU backend of fused_gemm: one cuBLASLt matmul whose epilogue adds the bias and applies the
 // activation while the product tile is still in registers, so `relu(dot(a, w) + bias)` costs one
-// pass over C instead of a GEMM and an element-wise pass. cuBLASLt picks the algorithm by
-// heuristic for the exact shapes, layouts and alignments; where it offers none (an element type
-// or epilogue it does not support), the caller falls back to gemm plus one element-wise pass.
+// pass over C instead of a GEMM and an element-wise pass. Everything but the pointers and alpha is
+// a plan (matmul descriptor, layouts, the algorithm cuBLASLt's heuristic chose and its workspace
+// size) made once per shape, element type, transposes, leading dimensions, epilogue and
+// alignment, and kept in a small cache of the calling thread (the descriptor's bias pointer is set
+// per call, which one thread's plan allows). Where cuBLASLt offers no algorithm (an element type
+// or epilogue it does not support), the plan says so and the caller runs the plain product.
 #include <cstdint>
+#include <list>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "blas/cublas_handles.h"
 #include "blas/gemm_call.h"
 #include "tensorx/core/error.h"
 #include "tensorx/memory/allocation.h"
 #include "tensorx/place/device.h"
-#include "tensorx/place/stream.h"
 
 namespace tensorx {
 namespace detail {
@@ -79,63 +85,151 @@ std::uint32_t alignment_bytes(const BlasOperand& operand, std::size_t element_by
   return static_cast<std::uint32_t>(bits & (~bits + 1));  // the lowest set bit
 }
 
+// Everything a plan depends on.
+struct PlanKey {
+  int device;
+  DataType type;
+  bool transpose_a;
+  bool transpose_b;
+  index_t m;
+  index_t n;
+  index_t k;
+  index_t lda;
+  index_t ldb;
+  index_t ldc;
+  cublasLtEpilogue_t epilogue;
+  std::uint32_t align_a;
+  std::uint32_t align_b;
+  std::uint32_t align_c;
+
+  auto tied() const {
+    return std::tie(device, type, transpose_a, transpose_b, m, n, k, lda, ldb, ldc, epilogue,
+                    align_a, align_b, align_c);
+  }
+  friend bool operator<(const PlanKey& x, const PlanKey& y) { return x.tied() < y.tied(); }
+};
+
+PlanKey key_of(const GemmCall& call, bool has_bias, GemmActivation activation) {
+  const std::size_t element_bytes = size_of(call.type);
+  return {device_of(call.place),
+          call.type,
+          call.transpose_a,
+          call.transpose_b,
+          call.m,
+          call.n,
+          call.k,
+          call.a.ld,
+          call.b.ld,
+          call.c.ld,
+          epilogue_of(has_bias, activation),
+          alignment_bytes(call.a, element_bytes),
+          alignment_bytes(call.b, element_bytes),
+          alignment_bytes(call.c, element_bytes)};
+}
+
+// One matmul as cuBLASLt runs it, but for the pointers, alpha and the bias pointer.
+struct MatmulPlan {
+  MatmulDesc desc;
+  MatrixLayout a;
+  MatrixLayout b;
+  MatrixLayout c;
+  bool supported = false;  // false: cuBLASLt has no algorithm for it
+  cublasLtMatmulAlgo_t algo{};
+  std::size_t workspace_bytes = 0;
+};
+
+MatmulPlan make_plan(const PlanKey& key, cublasLtHandle_t handle) {
+  const CublasTypes types = cublas_types(key.type);
+  MatmulPlan plan;
+  cublasLtMatmulDesc_t created = nullptr;
+  cublas_check(cublasLtMatmulDescCreate(&created, types.compute, types.scale),
+               "cublasLtMatmulDescCreate");
+  plan.desc.reset(created);
+  set_attribute(plan.desc.get(), CUBLASLT_MATMUL_DESC_TRANSA, cublas_operation(key.transpose_a));
+  set_attribute(plan.desc.get(), CUBLASLT_MATMUL_DESC_TRANSB, cublas_operation(key.transpose_b));
+  set_attribute(plan.desc.get(), CUBLASLT_MATMUL_DESC_EPILOGUE, key.epilogue);
+  plan.a = operand_layout(types.data, key.transpose_a, key.m, key.k, key.lda);
+  plan.b = operand_layout(types.data, key.transpose_b, key.k, key.n, key.ldb);
+  plan.c = matrix_layout(types.data, key.m, key.n, key.ldc);
+
+  cublasLtMatmulPreference_t made = nullptr;
+  cublas_check(cublasLtMatmulPreferenceCreate(&made), "cublasLtMatmulPreferenceCreate");
+  const Preference preference(made);
+  // cuBLAS's own default workspace on Hopper; each call allocates only what its algorithm needs.
+  const std::uint64_t max_workspace = std::uint64_t{32} << 20;
+  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, max_workspace);
+  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, key.align_a);
+  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, key.align_b);
+  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, key.align_c);
+  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, key.align_c);
+
+  cublasLtMatmulHeuristicResult_t heuristic{};
+  int found = 0;
+  const cublasStatus_t asked = cublasLtMatmulAlgoGetHeuristic(
+      handle, plan.desc.get(), plan.a.get(), plan.b.get(), plan.c.get(), plan.c.get(),
+      preference.get(), 1, &heuristic, &found);
+  if (asked == CUBLAS_STATUS_NOT_SUPPORTED || (asked == CUBLAS_STATUS_SUCCESS && found == 0)) {
+    return plan;
+  }
+  cublas_check(asked, "cublasLtMatmulAlgoGetHeuristic");
+  plan.supported = true;
+  plan.algo = heuristic.algo;
+  plan.workspace_bytes = heuristic.workspaceSize;
+  return plan;
+}
+
+// The calling thread's most recently used plans, at most kCapacity: a program that runs many
+// shapes keeps the plans of the ones it runs now, and the memory of the cache stays bounded.
+class PlanCache {
+ public:
+  static constexpr std::size_t kCapacity = 64;
+
+  MatmulPlan& get(const PlanKey& key, cublasLtHandle_t handle) {
+    const auto found = index_.find(key);
+    if (found != index_.end()) {
+      recent_.splice(recent_.begin(), recent_, found->second);
+      return found->second->second;
+    }
+    recent_.emplace_front(key, make_plan(key, handle));
+    index_.emplace(key, recent_.begin());
+    if (recent_.size() > kCapacity) {
+      index_.erase(recent_.back().first);
+      recent_.pop_back();
+    }
+    return recent_.front().second;
+  }
+
+ private:
+  using Entries = std::list<std::pair<PlanKey, MatmulPlan>>;
+  Entries recent_;  // most recently used first
+  std::map<PlanKey, Entries::iterator> index_;
+};
+
 }  // namespace
 
 bool gpu_fused_gemm(const GemmCall& call, const void* bias, GemmActivation activation) {
   const int device = device_of(call.place);
   const cuda::DeviceGuard guard(device);
-  const CublasTypes types = cublas_types(call.type);
   const cublasLtHandle_t handle = cublaslt_handle(device);
-
-  cublasLtMatmulDesc_t created = nullptr;
-  cublas_check(cublasLtMatmulDescCreate(&created, types.compute, types.scale),
-               "cublasLtMatmulDescCreate");
-  const MatmulDesc desc(created);
-  set_attribute(desc.get(), CUBLASLT_MATMUL_DESC_TRANSA, cublas_operation(call.transpose_a));
-  set_attribute(desc.get(), CUBLASLT_MATMUL_DESC_TRANSB, cublas_operation(call.transpose_b));
-  set_attribute(desc.get(), CUBLASLT_MATMUL_DESC_EPILOGUE,
-                epilogue_of(bias != nullptr, activation));
+  thread_local PlanCache plans;
+  MatmulPlan& plan = plans.get(key_of(call, bias != nullptr, activation), handle);
+  if (!plan.supported) return false;
   // The bias has C's element type, which is cuBLASLt's default for it.
-  if (bias != nullptr) set_attribute(desc.get(), CUBLASLT_MATMUL_DESC_BIAS_POINTER, bias);
+  if (bias != nullptr) set_attribute(plan.desc.get(), CUBLASLT_MATMUL_DESC_BIAS_POINTER, bias);
 
-  const MatrixLayout a = operand_layout(types.data, call.transpose_a, call.m, call.k, call.a.ld);
-  const MatrixLayout b = operand_layout(types.data, call.transpose_b, call.k, call.n, call.b.ld);
-  const MatrixLayout c = matrix_layout(types.data, call.m, call.n, call.c.ld);
-
-  cublasLtMatmulPreference_t made = nullptr;
-  cublas_check(cublasLtMatmulPreferenceCreate(&made), "cublasLtMatmulPreferenceCreate");
-  const Preference preference(made);
-  // cuBLAS's own default workspace on Hopper; the call allocates only what the algorithm needs.
-  const std::uint64_t max_workspace = std::uint64_t{32} << 20;
-  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, max_workspace);
-  const std::size_t element_bytes = size_of(call.type);
-  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
-                alignment_bytes(call.a, element_bytes));
-  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
-                alignment_bytes(call.b, element_bytes));
-  const std::uint32_t c_alignment = alignment_bytes(call.c, element_bytes);
-  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, c_alignment);
-  set_attribute(preference.get(), CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, c_alignment);
-
-  cublasLtMatmulHeuristicResult_t heuristic{};
-  int found = 0;
-  const cublasStatus_t asked =
-      cublasLtMatmulAlgoGetHeuristic(handle, desc.get(), a.get(), b.get(), c.get(), c.get(),
-                                     preference.get(), 1, &heuristic, &found);
-  if (asked == CUBLAS_STATUS_NOT_SUPPORTED || (asked == CUBLAS_STATUS_SUCCESS && found == 0)) {
-    return false;
-  }
-  cublas_check(asked, "cublasLtMatmulAlgoGetHeuristic");
-
-  // Stream-ordered: released on the stream after the matmul that uses it.
-  const Allocation workspace(heuristic.workspaceSize, call.place);
+  // Stream-ordered: released on the call's stream after the matmul that uses it.
+  const Allocation workspace(plan.workspace_bytes, call.place);
+  const CublasTypes types = cublas_types(call.type);
   const ScaleValue alpha(call.alpha, types.scale);
   const ScaleValue beta(0.0, types.scale);
   const cublasStatus_t ran =
-      cublasLtMatmul(handle, desc.get(), alpha.get(), call.a.data, a.get(), call.b.data, b.get(),
-                     beta.get(), call.c.data, c.get(), call.c.data, c.get(), &heuristic.algo,
-                     workspace.data(), workspace.size(), current_stream(device));
-  if (ran == CUBLAS_STATUS_NOT_SUPPORTED) return false;
+      cublasLtMatmul(handle, plan.desc.get(), alpha.get(), call.a.data, plan.a.get(), call.b.data,
+                     plan.b.get(), beta.get(), call.c.data, plan.c.get(), call.c.data, plan.c.get(),
+                     &plan.algo, workspace.data(), workspace.size(), call.stream);
+  if (ran == CUBLAS_STATUS_NOT_SUPPORTED) {
+    plan.supported = false;  // not again for this plan
+    return false;
+  }
   cublas_check(ran, "cublasLtMatmul");
   return true;
 }

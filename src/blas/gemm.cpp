@@ -1,6 +1,6 @@
 // detail::gemm, detail::batch_gemm and detail::fused_gemm: check, map the row-major operands onto
-// one column-major BLAS call, run it on the operands' place, and write C back when it went through
-// a temporary.
+// one column-major BLAS call, order it across streams (memory/stream_order.h), run it on the
+// operands' place, and write C back when it went through a temporary.
 #include "tensorx/blas/compiled_gemm.h"
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include "blas/blas_operand.h"
 #include "blas/gemm_call.h"
 #include "blas/gemm_checks.h"
+#include "tensorx/memory/stream_order.h"
 
 namespace tensorx {
 namespace detail {
@@ -83,16 +84,34 @@ bool is_empty_output(const GemmRequest& request) {
   return c.rows == 0 || c.cols == 0 || request.c.count == 0;
 }
 
-void run_gemm(GemmRequest request, double alpha, double beta) {
-  check_gemm(request);
-  if (is_empty_output(request)) return;
-  const PlannedGemm plan = plan_gemm(request, alpha, beta);
+// Sets the stream of a GPU call: the current one of its device, ordered after the earlier uses of
+// what the call reads (A, B, the bias) and writes (C, whose earlier values beta may read).
+void order_call(GemmCall& call, Allocation* bias) {
+  if (is_cpu_place(call.place)) return;
+  StreamOrder order(device_of(call.place));
+  order.read(call.a.buffer);
+  order.read(call.b.buffer);
+  order.read(bias);
+  order.write(call.c.buffer);
+  call.stream = order.stream();
+}
+
+// Runs a planned call on its place and writes C back from its temporary, if it has one.
+void run_planned(PlannedGemm& plan, const GemmRequest& request) {
   if (is_cpu_place(plan.call.place)) {
     cpu_gemm(plan.call);
   } else {
+    order_call(plan.call, nullptr);
     gpu_gemm(plan.call);
   }
   write_back(plan.out, request.c);
+}
+
+void run_gemm(GemmRequest request, double alpha, double beta) {
+  check_gemm(request);
+  if (is_empty_output(request)) return;
+  PlannedGemm plan = plan_gemm(request, alpha, beta);
+  run_planned(plan, request);
 }
 
 GemmRequest single_request(Trans trans_a, Trans trans_b, const MatrixRef& a, const MatrixRef& b,
@@ -114,24 +133,29 @@ void gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const 
 }
 
 bool fused_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const MatrixRef& b,
-                const void* bias, GemmActivation activation, const MatrixRef& c) {
+                const BiasRef& bias, GemmActivation activation, const MatrixRef& c) {
   GemmRequest request = single_request(trans_a, trans_b, a, b, c);
   check_gemm(request);
-  if (is_cpu_place(c.place)) return false;
   if (is_empty_output(request)) return true;
-  // K = 0 would run on zero operands with alpha = 0; the epilogue then still has to add the bias
-  // and apply the activation, which the caller's element-wise pass does just as well.
-  if (inner_extent(request) == 0) return false;
-  // The epilogue may read the bias in 16-byte vectors, and cuBLASLt's heuristic has no alignment
-  // preference for it: a bias view at an odd offset takes the caller's route.
-  if (reinterpret_cast<std::uintptr_t>(bias) % 16 != 0) return false;
-  const PlannedGemm plan = plan_gemm(request, alpha, 0.0);
+  // K = 0 runs on zero operands with alpha = 0, whose epilogue the caller's pass applies just as
+  // well. The epilogue may read the bias in 16-byte vectors, and cuBLASLt's heuristic has no
+  // alignment preference for it: a bias view at an odd offset takes the caller's pass too.
+  const bool may_fuse = is_gpu_place(c.place) && inner_extent(request) != 0 &&
+                        reinterpret_cast<std::uintptr_t>(bias.data) % 16 == 0;
+  PlannedGemm plan = plan_gemm(request, alpha, 0.0);
   // The epilogue's bias runs along the rows of the BLAS's column-major D, which are C's columns
   // only when the BLAS writes C^T, i.e. C (or its dense stand-in) is row-major.
-  if (!plan.out.transposed) return false;
-  if (!gpu_fused_gemm(plan.call, bias, activation)) return false;
+  if (!may_fuse || !plan.out.transposed) {
+    run_planned(plan, request);
+    return false;
+  }
+  order_call(plan.call, bias.buffer);
+  // Where cuBLASLt declines, the plain call runs from the same prepared operands: no operand is
+  // copied twice.
+  const bool fused = gpu_fused_gemm(plan.call, bias.data, activation);
+  if (!fused) gpu_gemm(plan.call);
   write_back(plan.out, request.c);
-  return true;
+  return fused;
 }
 
 void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixBatchRef& a,

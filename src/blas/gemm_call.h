@@ -7,7 +7,9 @@
 #include "tensorx/blas/compiled_gemm.h"
 #include "tensorx/core/config.h"
 #include "tensorx/core/data_type.h"
+#include "tensorx/memory/allocation.h"
 #include "tensorx/place/place.h"
+#include "tensorx/place/stream.h"
 
 namespace tensorx {
 namespace detail {
@@ -18,6 +20,7 @@ struct BlasOperand {
   void* data = nullptr;
   index_t ld = 1;
   index_t stride = 0;
+  Allocation* buffer = nullptr;  ///< the buffer data lies in, for ordering GPU calls
 };
 
 /// C[i] = alpha * op(A[i]) * op(B[i]) + beta * C[i], i < batch, in BLAS terms: op(A) is m x k,
@@ -36,20 +39,21 @@ struct GemmCall {
   BlasOperand a;
   BlasOperand b;
   BlasOperand c;
+  /// The stream a GPU call goes on, ordered after the earlier uses of a, b and c (gemm.cpp).
+  StreamHandle stream = nullptr;
 };
 
 /// Runs `call` with the CPU BLAS (float16 through float temporaries). Throws ShapeError when an
 /// extent or leading dimension exceeds the BLAS's 32-bit integers.
 void cpu_gemm(const GemmCall& call);
 
-/// Runs `call` with cuBLAS on the current stream of the call's device; in a build without CUDA it
-/// throws DeviceError.
+/// Runs `call` with cuBLAS on call.stream; in a build without CUDA it throws DeviceError.
 void gpu_gemm(const GemmCall& call);
 
-/// Runs `call` (batch 1, beta 0) as one cuBLASLt matmul whose epilogue adds `bias` (nullptr: no
-/// bias), a contiguous vector of call.m elements broadcast along the columns of C, and applies
-/// `activation`. Returns false, having written nothing, where cuBLASLt has no algorithm for the
-/// combination (and always in a build without CUDA).
+/// Runs `call` (batch 1, beta 0) on call.stream as one cuBLASLt matmul whose epilogue adds `bias`
+/// (nullptr: no bias), a contiguous vector of call.m elements broadcast along the columns of C,
+/// and applies `activation`. Returns false, having written nothing, where cuBLASLt has no
+/// algorithm for the combination (and always in a build without CUDA).
 bool gpu_fused_gemm(const GemmCall& call, const void* bias, GemmActivation activation);
 
 /// The CPU BLAS's description of itself (blas_vendor().cpu).

@@ -1,6 +1,7 @@
 // copy_strided and fill_strided: the checks, overlap handling and routing between the CPU loops,
 // the GPU backend and dense transfers between places. Only dense blocks travel between places; a
-// strided side is packed into (or unpacked from) a dense staging buffer on its own place.
+// strided side is packed into (or unpacked from) a dense staging buffer on its own place. Each
+// GPU step is ordered across streams (memory/stream_order.h) through the buffers it names.
 #include "tensorx/memory/strided_copy.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "engine/strided_loop.h"
 #include "memory/gpu_memory.h"
 #include "tensorx/memory/allocation.h"
+#include "tensorx/memory/stream_order.h"
 #include "tensorx/place/device.h"
 
 namespace tensorx {
@@ -73,11 +75,12 @@ bool is_dense(const StridedBytes& array) {
   return layout_of(array).is_dense(0);
 }
 
-// A dense row-major array of `shape`'s extents at `data` on `place`.
-StridedBytes dense_like(void* data, const Place& place, const StridedBytes& shape) {
+// A dense row-major array of `shape`'s extents in `buffer` (a staging buffer).
+StridedBytes dense_like(Allocation& buffer, const StridedBytes& shape) {
   StridedBytes dense = shape;
-  dense.data = data;
-  dense.place = place;
+  dense.data = buffer.data();
+  dense.place = buffer.place();
+  dense.buffer = &buffer;
   index_t stride = 1;
   for (int d = shape.rank - 1; d >= 0; --d) {
     dense.strides[d] = stride;
@@ -121,6 +124,21 @@ bool same_mapping(const StridedBytes& dst, const StridedBytes& src) {
   return true;
 }
 
+// The stream that GPU work writing dst (and reading src, if any) goes on: the current stream of
+// the destination's device, or of the source's when the destination is the host, made to follow
+// the earlier uses of both buffers that the work conflicts with.
+StreamHandle ordered_stream(const StridedBytes& dst, const StridedBytes* src) {
+  StreamOrder order(device_of(is_gpu_place(dst.place) ? dst.place : src->place));
+  if (src != nullptr) order.read(src->buffer);
+  order.write(dst.buffer);
+  return order.stream();
+}
+
+// Copies between two dense blocks on different places.
+void transfer(const StridedBytes& dst, const StridedBytes& src, std::size_t bytes) {
+  gpu_transfer(dst.data, dst.place, src.data, src.place, bytes, ordered_stream(dst, &src));
+}
+
 void copy_disjoint(const StridedBytes& dst, const StridedBytes& src, std::size_t element_size) {
   const StridedLayout<2> layout = layout_of(dst, src);
   if (is_cpu_place(dst.place) && is_cpu_place(src.place)) {
@@ -128,7 +146,8 @@ void copy_disjoint(const StridedBytes& dst, const StridedBytes& src, std::size_t
     return;
   }
   if (dst.place == src.place) {
-    gpu_copy(layout, dst.data, src.data, element_size, device_of(dst.place));
+    gpu_copy(layout, dst.data, src.data, element_size, device_of(dst.place),
+             ordered_stream(dst, &src));
     return;
   }
   const std::size_t bytes = static_cast<std::size_t>(numel(dst)) * element_size;
@@ -136,16 +155,16 @@ void copy_disjoint(const StridedBytes& dst, const StridedBytes& src, std::size_t
   StridedBytes dense_src = src;
   if (!is_dense(src)) {
     src_staging.emplace(bytes, src.place);
-    dense_src = dense_like(src_staging->data(), src.place, src);
+    dense_src = dense_like(*src_staging, src);
     copy_disjoint(dense_src, src, element_size);
   }
   if (is_dense(dst)) {
-    gpu_transfer(dst.data, dst.place, dense_src.data, src.place, bytes);
+    transfer(dst, dense_src, bytes);
     return;
   }
   Allocation dst_staging(bytes, dst.place);
-  const StridedBytes dense_dst = dense_like(dst_staging.data(), dst.place, dst);
-  gpu_transfer(dense_dst.data, dst.place, dense_src.data, src.place, bytes);
+  const StridedBytes dense_dst = dense_like(dst_staging, dst);
+  transfer(dense_dst, dense_src, bytes);
   copy_disjoint(dst, dense_dst, element_size);
 }
 
@@ -162,7 +181,7 @@ void copy_strided(const StridedBytes& dst, const StridedBytes& src, std::size_t 
   if (overlaps(dst, src, element_size)) {
     // Read all of src before writing any of dst, as if src had been copied first.
     Allocation temporary(static_cast<std::size_t>(numel(src)) * element_size, src.place);
-    const StridedBytes dense = dense_like(temporary.data(), src.place, src);
+    const StridedBytes dense = dense_like(temporary, src);
     copy_disjoint(dense, src, element_size);
     copy_disjoint(dst, dense, element_size);
     return;
@@ -179,7 +198,8 @@ void fill_strided(const StridedBytes& dst, const void* value, std::size_t elemen
   if (is_cpu_place(dst.place)) {
     cpu_fill(layout, dst.data, value, element_size);
   } else {
-    gpu_fill(layout, dst.data, value, element_size, device_of(dst.place));
+    gpu_fill(layout, dst.data, value, element_size, device_of(dst.place),
+             ordered_stream(dst, nullptr));
   }
 }
 

@@ -128,22 +128,23 @@ void launch_strided_fill(const StridedLayout<1>& layout, void* dst, std::uint64_
 }  // namespace
 
 void gpu_copy(const StridedLayout<2>& layout, void* dst, const void* src, std::size_t element_size,
-              int device) {
+              int device, StreamHandle stream) {
   if (layout.is_dense(0) && layout.is_dense(1)) {
     const CudaPlace place(device);
-    gpu_transfer(dst, place, src, place, static_cast<std::size_t>(numel(layout)) * element_size);
+    gpu_transfer(dst, place, src, place, static_cast<std::size_t>(numel(layout)) * element_size,
+                 stream);
     return;
   }
   cuda::DeviceGuard guard(device);
-  launch_strided_copy(layout, dst, src, element_size, device, current_stream(device));
+  launch_strided_copy(layout, dst, src, element_size, device, stream);
 }
 
 void gpu_fill(const StridedLayout<1>& layout, void* dst, const void* value,
-              std::size_t element_size, int device) {
+              std::size_t element_size, int device, StreamHandle stream) {
   std::uint64_t bits = 0;
   std::memcpy(&bits, value, element_size);
   cuda::DeviceGuard guard(device);
-  launch_strided_fill(layout, dst, bits, element_size, device, current_stream(device));
+  launch_strided_fill(layout, dst, bits, element_size, device, stream);
 }
 
 }  // namespace detail

@@ -7,17 +7,18 @@
 #include <cstddef>
 
 #include "engine/strided_layout.h"
+#include "tensorx/place/stream.h"
 
 namespace tensorx {
 namespace detail {
 
-/// dst[i] = src[i] over `layout` (operand 0 is dst), both on `device`, on its current stream.
+/// dst[i] = src[i] over `layout` (operand 0 is dst), both on `device`, on `stream` of it.
 void gpu_copy(const StridedLayout<2>& layout, void* dst, const void* src, std::size_t element_size,
-              int device);
+              int device, StreamHandle stream);
 
-/// dst[i] = *value over `layout`, on `device`'s current stream.
+/// dst[i] = *value over `layout`, on `stream` of `device`.
 void gpu_fill(const StridedLayout<1>& layout, void* dst, const void* value,
-              std::size_t element_size, int device);
+              std::size_t element_size, int device, StreamHandle stream);
 
 }  // namespace detail
 }  // namespace tensorx

@@ -7,12 +7,12 @@
 namespace tensorx {
 namespace detail {
 
-void gpu_copy(const StridedLayout<2>&, void*, const void*, std::size_t, int device) {
+void gpu_copy(const StridedLayout<2>&, void*, const void*, std::size_t, int device, StreamHandle) {
   cuda::check_device(device);
   throw DeviceError(cuda::unavailable_reason());
 }
 
-void gpu_fill(const StridedLayout<1>&, void*, const void*, std::size_t, int device) {
+void gpu_fill(const StridedLayout<1>&, void*, const void*, std::size_t, int device, StreamHandle) {
   cuda::check_device(device);
   throw DeviceError(cuda::unavailable_reason());
 }

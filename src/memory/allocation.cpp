@@ -1,4 +1,6 @@
-// Allocation: 64-byte aligned host memory, or stream-ordered device memory from the GPU backend.
+// Allocation: 64-byte aligned host memory, or stream-ordered device memory from the GPU backend,
+// allocated on the current stream (the buffer's first use) and freed after its last use on any
+// stream.
 #include "tensorx/memory/allocation.h"
 
 #include <cstdlib>
@@ -6,6 +8,7 @@
 #include <new>
 
 #include "memory/gpu_memory.h"
+#include "place/stream_state.h"
 #include "tensorx/core/error.h"
 #include "tensorx/place/device.h"
 
@@ -35,7 +38,10 @@ Allocation::Allocation(std::size_t bytes, const Place& place) : size_(bytes), pl
   if (is_cpu_place(place)) {
     data_ = allocate_on_host(bytes);
   } else {
-    data_ = detail::gpu_allocate(bytes, device_of(place), &stream_);
+    const int device = device_of(place);
+    const detail::StreamRef& stream = detail::current_stream_state(device);
+    data_ = detail::gpu_allocate(bytes, device, stream->handle());
+    streams_.start(stream);
   }
 }
 
@@ -43,8 +49,14 @@ Allocation::~Allocation() {
   if (data_ == nullptr) return;
   if (is_cpu_place(place_)) {
     std::free(data_);
-  } else {
-    detail::gpu_free(data_, boost::get<CudaPlace>(place_).device, stream_);
+    return;
+  }
+  const int device = boost::get<CudaPlace>(place_).device;
+  try {
+    detail::gpu_free(data_, size_, device, streams_.order_release(device)->handle());
+  } catch (const Error&) {
+    // Ordering the free can only fail while the CUDA runtime shuts down at exit, when the driver
+    // reclaims the memory anyway.
   }
 }
 

@@ -1,7 +1,10 @@
-// The GPU side of the compiled reductions: rows of sums, means, maxima, minima and products go to
-// CUB (cub_reduce.cu); columns and argmax/argmin run the header's kernels (engine/cuda_reduce.cuh)
-// on the dense three-axis operand, instantiated here once for every reducer and element type.
-// Savers other than write reduce into a dense temporary first, then save_results applies them.
+// The GPU side of the compiled reductions: the header's kernels (reduce/cuda_reduce.cuh) on the
+// dense three-axis operand, instantiated here once for every reducer and element type. They are
+// the kernels a CUDA translation unit runs for the same dense operand, with the same geometry,
+// so a reduction gives the same bits whether it is called from plain C++ or from CUDA. Savers
+// that read the destination get the finalized results in the type the kernels hand to a saver
+// (float for float16 sums), from a dense temporary, and apply themselves in one more pass: the
+// very values, so the very bits, of the kernel that applies the saver itself.
 #include <type_traits>
 
 #include "reduce/reduce_backends.h"
@@ -20,28 +23,32 @@ namespace {
 template <class Op, class T, class R>
 void reduce_typed(const T* src, R* dst, const ThreeAxes& axes, int device, SaveMode mode) {
   using C = compute_t<T>;
+  using F = finalized_t<Op, C>;
   const Place place = CudaPlace(device);
   const StreamHandle stream = current_stream(device);
-  if (mode != SaveMode::kWrite) {
-    Allocation results(static_cast<std::size_t>(axes.outer * axes.inner) * sizeof(R), place);
-    ThreeAxes dense = axes;
-    dense.dst_outer = axes.inner;
-    dense.dst_inner = 1;
-    reduce_typed<Op>(src, static_cast<R*>(results.data()), dense, device, SaveMode::kWrite);
+  if (axes.reduced == 0) {
+    const auto empty = Op::finalize(Op::template identity<C>(), 0);
     saver_switch(mode, [&](auto saver) {
-      save_results<decltype(saver)>(dst, StoredValues<R>{static_cast<const R*>(results.data())},
-                                    axes, device, stream);
+      save_results<decltype(saver)>(dst, ConstantValue<F>{empty}, axes, device, stream);
     });
     return;
   }
-  if (axes.reduced == 0) {
-    const auto empty = Op::finalize(Op::template identity<C>(), 0);
-    save_results<saver::write>(dst, ConstantValue<decltype(empty)>{empty}, axes, device, stream);
+  const LeafPlan<T, 1> plan{src, make_dim(1)};
+  const bool aligned = is_16_byte_aligned(src);
+  stats::record_pass();
+  if (mode == SaveMode::kWrite) {
+    reduce_three_axes<Op, saver::write, C>(dst, plan, axes, aligned, place, stream);
     return;
   }
-  stats::record_pass();
-  reduce_three_axes<Op, saver::write, C>(dst, LeafPlan<T, 1>{src, make_dim(1)}, axes,
-                                         is_16_byte_aligned(src), place, stream);
+  Allocation results(static_cast<std::size_t>(axes.outer * axes.inner) * sizeof(F), place);
+  ThreeAxes dense = axes;
+  dense.dst_outer = axes.inner;
+  dense.dst_inner = 1;
+  const auto finalized = static_cast<F*>(results.data());
+  reduce_three_axes<Op, saver::write, C>(finalized, plan, dense, aligned, place, stream);
+  saver_switch(mode, [&](auto saver) {
+    save_results<decltype(saver)>(dst, StoredValues<F>{finalized}, axes, device, stream);
+  });
 }
 
 }  // namespace
@@ -49,10 +56,6 @@ void reduce_typed(const T* src, R* dst, const ThreeAxes& axes, int device, SaveM
 void gpu_reduce_contiguous(ReduceOp op, DataType type, const void* src, void* dst,
                            const ThreeAxes& axes, int device, SaveMode mode) {
   cuda::DeviceGuard guard(device);
-  if (axes.inner == 1 && axes.reduced > 0 && op != ReduceOp::kArgMax && op != ReduceOp::kArgMin) {
-    cub_reduce_rows(op, type, src, dst, axes, device, mode);
-    return;
-  }
   reduction_switch(op, type, [&](auto reducer, auto tag) {
     using Op = decltype(reducer);
     using T = typename decltype(tag)::type;

@@ -1,5 +1,5 @@
 // The two backends behind detail::reduce_contiguous, after its checks: the CPU engine and the
-// GPU (CUB for rows of the value reductions, the header's kernels for the rest). Callers have
+// GPU (the header's kernels, as a CUDA translation unit runs them). Callers have
 // checked the element type against the reducer and that every result has an element to reduce
 // when the reducer has no identity. Private to src/.
 #pragma once
@@ -33,12 +33,6 @@ void cpu_reduce_contiguous(ReduceOp op, DataType type, const void* src, void* ds
 /// The GPU side of reduce_contiguous, on `device`'s current stream.
 void gpu_reduce_contiguous(ReduceOp op, DataType type, const void* src, void* dst,
                            const ThreeAxes& axes, int device, SaveMode mode);
-
-/// The rows of a value reduction (axes.inner == 1) on `device`'s current stream through CUB:
-/// DeviceReduce for one row, DeviceSegmentedReduce for several, then one kernel that finalizes
-/// and saves the results.
-void cub_reduce_rows(ReduceOp op, DataType type, const void* src, void* dst, const ThreeAxes& axes,
-                     int device, SaveMode mode);
 
 }  // namespace detail
 }  // namespace tensorx

@@ -1,7 +1,7 @@
 // save_results: the kernel that writes computed results into a destination of any (outer, inner)
-// strides through a saver. The compiled GPU reductions finalize CUB's accumulators with it, and
-// apply the savers that read the destination after reducing into a dense temporary. Private to
-// src/.
+// strides through a saver. The compiled GPU reductions apply the savers that read the destination
+// with it, after reducing into a dense temporary, and write the results of empty reductions.
+// Private to src/.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,14 +11,6 @@
 
 namespace tensorx {
 namespace detail {
-
-/// The result of an accumulator: Op's finalize over `count` elements.
-template <class Op, class A>
-struct FinalizedValues {
-  const A* accumulators;
-  index_t count;
-  __device__ auto operator()(index_t i) const { return Op::finalize(accumulators[i], count); }
-};
 
 /// Results stored densely in the element type R.
 template <class R>

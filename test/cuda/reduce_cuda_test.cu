@@ -1,7 +1,10 @@
 // GPU-only behaviour of the CUDA reduction engine, beyond what the GPU build of test/reduce
 // checks: bitwise the same result on every run (full, split-row, split-column and argmax
-// reductions), one kernel launch per reduction whatever its grouping, unaligned and float16
-// operands, the current stream, and mixed places.
+// reductions) and from a plain C++ translation unit (the compiled layer), one kernel launch per
+// reduction whatever its grouping, unaligned and float16 operands (16-byte loads, rows of any
+// length), the current stream, and mixed places.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -10,6 +13,7 @@
 
 #include <tensorx/tensorx.h>
 
+#include "cuda/reduce_host_tu.h"
 #include "reduce/reduce_reference.h"
 #include "support/cuda_test.h"
 #include "support/errors.h"
@@ -72,6 +76,61 @@ BOOST_AUTO_TEST_CASE(the_same_input_gives_the_same_bits_on_every_run) {
   check_deterministic(tx::sum<0>(few_columns));
   check_deterministic(tx::max<0>(few_columns));
   check_deterministic(tx::sum<0>(tx::reshape(big, tx::make_dim(4096, 4096))));
+}
+
+BOOST_AUTO_TEST_CASE(plain_cpp_and_cuda_translation_units_give_the_same_bits) {
+  namespace host = tx::testing::host_tu;
+  auto rng = tx::testing::make_rng(85);
+  for (const index_t n : {index_t{1000}, (index_t{1} << 22) + 3, index_t{1} << 24}) {
+    BOOST_TEST_CONTEXT("n = " << n) {
+      const auto a = random_on_gpu<float>(tx::make_dim(n), rng);
+      tx::Array<float, 0> s(tx::Dim<0>(), gpu());
+      s = tx::sum(a);
+      BOOST_TEST(same_bits(s, host::sum(a)));
+      const auto h = random_on_gpu<tx::float16>(tx::make_dim(n), rng, -1.0, 1.0);
+      tx::Array<tx::float16, 0> hs(tx::Dim<0>(), gpu());
+      hs = tx::sum(h);
+      BOOST_TEST(same_bits(hs, host::sum(h)));
+    }
+  }
+  const auto m = random_on_gpu<float>(tx::make_dim(37, 40000), rng);
+  tx::Array<float, 1> means;
+  means = tx::mean<1>(m);
+  BOOST_TEST(same_bits(means, host::row_means(m)));
+  tx::Array<std::int64_t, 1> positions;
+  positions = tx::argmax<1>(m);
+  BOOST_TEST(same_bits(positions, host::row_argmax(m)));
+  const auto tall = random_on_gpu<float>(tx::make_dim(100003, 70), rng);
+  tx::Array<float, 1> columns;
+  columns = tx::sum<0>(tall);
+  BOOST_TEST(same_bits(columns, host::column_sums(tall)));
+  // A saver that reads the destination, on float16 results.
+  const auto hm = random_on_gpu<tx::float16>(tx::make_dim(64, 5000), rng, -1.0, 1.0);
+  auto here = random_on_gpu<tx::float16>(tx::make_dim(64), rng);
+  auto there = tx::to(here, gpu());
+  here += tx::sum<1>(hm);
+  host::add_row_sums(there, hm);
+  BOOST_TEST(same_bits(here, there));
+}
+
+BOOST_AUTO_TEST_CASE(float16_sums_of_any_length_load_sixteen_bytes) {
+  // Eight float16 values per load; a single row may end in a part of one.
+  using Plan = decltype(tx::make_plan(tx::Array<tx::float16, 1>(tx::make_dim(1)), tx::make_dim(1)));
+  static_assert(tx::detail::kRowLoadWidth<tx::op::sum_reducer, float, Plan> == 8,
+                "float16 rows are read 16 bytes at a time");
+  auto rng = tx::testing::make_rng(86);
+  for (const index_t n :
+       {index_t{1}, index_t{7}, index_t{9}, index_t{4101}, (index_t{1} << 20) + 5}) {
+    BOOST_TEST_CONTEXT("n = " << n) {
+      const auto h = random_on_gpu<tx::float16>(tx::make_dim(n), rng, -1.0, 1.0);
+      const auto values = tx::testing::to_double(h);
+      tx::Array<float, 0> s(tx::Dim<0>(), gpu());
+      s = tx::sum(tx::cast<float>(h));
+      double exact = 0.0;
+      for (index_t i = 0; i < n; ++i) exact += values(i);
+      BOOST_TEST(std::abs(s.item() - exact) <= 1e-5 * std::max(1.0, std::sqrt(double(n))));
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(split_reductions_match_the_reference) {

@@ -222,8 +222,10 @@ BOOST_AUTO_TEST_CASE(a_plan_built_from_unchecked_indices_clamps_them_into_the_ta
   host(2) = 1000;
   const auto indices = tx::testing::on_test_place(host);
   tx::Array<float, 2> c(tx::make_dim(3, 3), table.place());
+  const tx::StreamHandle stream =
+      tx::is_gpu_place(c.place()) ? tx::detail::ordered_stream(c, table, indices) : nullptr;
   tx::detail::run<tx::saver::write, tx::detail::ThisTranslationUnit>(
-      c, tx::make_plan(tx::take(table, indices), c.dims()));
+      c, tx::make_plan(tx::take(table, indices), c.dims()), stream);
   const std::int64_t clamped[] = {0, 2, 3};
   const auto ht = on_host(table);
   check_close(c, reference(c.dims(), [&](const auto& i) { return ht(clamped[i[0]], i[1]); }));

@@ -1,13 +1,15 @@
 // Places and the device layer on any machine: what a Place is, how it compares and prints, and how
 // device queries, guards and streams behave where no GPU is usable (they throw DeviceError with a
-// sentence saying why) or where one is.
+// sentence saying why) or where one is, and events that captured no work.
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <boost/test/unit_test.hpp>
 
 #include "support/errors.h"
 #include "tensorx/place/device.h"
+#include "tensorx/place/event.h"
 #include "tensorx/place/place.h"
 #include "tensorx/place/stream.h"
 
@@ -189,6 +191,33 @@ BOOST_AUTO_TEST_CASE(streams_need_a_gpu) {
                         tx::testing::message_is(no_gpu_message(0)));
   BOOST_CHECK_EXCEPTION(tx::synchronize(tx::CudaPlace(0)), tx::DeviceError,
                         tx::testing::message_is(no_gpu_message(0)));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(event)
+
+BOOST_AUTO_TEST_CASE(an_event_that_captured_nothing_is_complete) {
+  tx::Event event;
+  BOOST_TEST(event.handle() == nullptr);
+  BOOST_TEST(event.query());
+  BOOST_CHECK_NO_THROW(event.synchronize());
+  tx::Event moved = std::move(event);
+  BOOST_TEST(moved.query());
+}
+
+BOOST_AUTO_TEST_CASE(events_record_streams_on_a_gpu) {
+  if (!has_gpu()) return;  // no Stream to record on; test/cuda/streams_test.cu covers the rest
+  tx::Stream stream;
+  tx::Event event;
+  event.record(stream);
+  BOOST_TEST(event.handle() != nullptr);
+  BOOST_TEST(event.device() == 0);
+  event.synchronize();
+  BOOST_TEST(event.query());
+  tx::Stream other;
+  BOOST_CHECK_NO_THROW(other.wait(event));
+  BOOST_CHECK_NO_THROW(other.wait(stream));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

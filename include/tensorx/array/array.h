@@ -104,8 +104,8 @@ class Array {
     check_allocated_for(value);
     const T element = static_cast<T>(value);
     if (numel() > 0) stats::record_pass();  // an assignment's one pass, as for expressions
-    detail::fill_strided(detail::strided_bytes(data(), place(), dims_, strides_), &element,
-                         sizeof(T));
+    detail::fill_strided(detail::strided_bytes(data(), place(), dims_, strides_, buffer_.get()),
+                         &element, sizeof(T));
     return *this;
   }
 
@@ -197,7 +197,8 @@ class Array {
     return Array(buffer_, dims, strides_, offset_ + begin * strides_.head);
   }
 
-  /// The single element of an array with numel() == 1, read on the host (a GPU read synchronises).
+  /// The single element of an array with numel() == 1, read on the host. A GPU read waits for
+  /// every write to the element queued before it, on any stream.
   T item() const {
     if (numel() != 1) {
       throw ShapeError(
@@ -205,7 +206,8 @@ class Array {
     }
     T value;
     detail::copy_strided(detail::strided_bytes(&value, CpuPlace(), Dim<0>(), Dim<0>()),
-                         detail::strided_bytes(data(), place(), Dim<0>(), Dim<0>()), sizeof(T));
+                         detail::strided_bytes(data(), place(), Dim<0>(), Dim<0>(), buffer_.get()),
+                         sizeof(T));
     return value;
   }
 

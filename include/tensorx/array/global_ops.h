@@ -5,14 +5,22 @@
 #include "tensorx/array/array.h"
 
 namespace tensorx {
+namespace detail {
+
+/// The descriptor of an array's elements for the compiled copies and fills.
+template <class T, int N>
+StridedBytes strided_bytes_of(const Array<T, N>& array) {
+  return strided_bytes(array.data(), array.place(), array.dims(), array.strides(),
+                       array.buffer().get());
+}
+
+}  // namespace detail
 
 /// Writes `value` (converted to T) to every element of `array`, which may be a strided view.
 template <class T, int N, class V>
 void fill(const Array<T, N>& array, const V& value) {
   const T converted = static_cast<T>(value);
-  detail::fill_strided(
-      detail::strided_bytes(array.data(), array.place(), array.dims(), array.strides()), &converted,
-      sizeof(T));
+  detail::fill_strided(detail::strided_bytes_of(array), &converted, sizeof(T));
 }
 
 /// A new dense array of the given extent on `place`, every element 0.
@@ -51,21 +59,20 @@ Array<T, M> reshape(const Array<T, N>& array, const Dim<M>& dims) {
 }
 
 /// Copies `src` into `dst` element by element (equal extents, any places, any strides; an
-/// overlapping source is read completely before dst is written). Throws ShapeError when the
-/// extents differ.
+/// overlapping source is read completely before dst is written). A copy into host memory returns
+/// once it holds every write queued before it, on any stream. Throws ShapeError when the extents
+/// differ.
 template <class T, int N>
 void copy(const Array<T, N>& dst, const Array<T, N>& src) {
   if (dst.dims() != src.dims()) {
     throw ShapeError(detail::message("cannot copy an array of shape ", src.dims(),
                                      " into an array of shape ", dst.dims()));
   }
-  detail::copy_strided(detail::strided_bytes(dst.data(), dst.place(), dst.dims(), dst.strides()),
-                       detail::strided_bytes(src.data(), src.place(), src.dims(), src.strides()),
-                       sizeof(T));
+  detail::copy_strided(detail::strided_bytes_of(dst), detail::strided_bytes_of(src), sizeof(T));
 }
 
 /// A new dense copy of `array` on `place` (always a copy, even on the same place). Reading a GPU
-/// array into host memory synchronises.
+/// array into host memory waits for every write to it queued before, on any stream.
 template <class T, int N>
 Array<T, N> to(const Array<T, N>& array, const Place& place) {
   Array<T, N> result(array.dims(), place);

@@ -26,15 +26,22 @@ void gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const 
 void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixBatchRef& a,
                 const MatrixBatchRef& b, double beta, const MatrixBatchRef& c);
 
-/// C = activation(alpha * op(A) * op(B) + bias) as ONE call of the GPU's BLAS: a cuBLASLt matmul
-/// with a bias and activation epilogue (kGelu is the tanh form of tensorx::gelu). `bias` is
-/// nullptr (no bias) or a contiguous vector of C's column count, of C's element type and on C's
-/// place, added to every row. The checks of gemm come first. Returns false, having written
-/// nothing, where there is no such call: on the CPU, in a build without CUDA, for an inner extent
-/// of 0, a C that is not row-major, or operands that cuBLASLt declines; the caller then runs gemm
-/// and the epilogue as one element-wise pass.
+/// The bias a fused product adds to every row of C: a contiguous vector of C's column count and
+/// element type on C's place, in `buffer` (nullptr `data`: no bias).
+struct BiasRef {
+  const void* data = nullptr;
+  Allocation* buffer = nullptr;
+};
+
+/// C = activation(alpha * op(A) * op(B) + bias) as ONE call of the GPU's BLAS where there is one:
+/// a cuBLASLt matmul with a bias and activation epilogue (kGelu is the tanh form of
+/// tensorx::gelu); returns true then. Where there is none (on the CPU, in a build without CUDA,
+/// for an inner extent of 0, a C that is not row-major, a bias not 16-byte aligned, operands that
+/// cuBLASLt declines) it writes C = alpha * op(A) * op(B) with gemm's call, from the same dense
+/// copies of the operands if it made any, and returns false: the caller then applies the bias
+/// and the activation in one element-wise pass. The checks of gemm come first.
 bool fused_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const MatrixRef& b,
-                const void* bias, GemmActivation activation, const MatrixRef& c);
+                const BiasRef& bias, GemmActivation activation, const MatrixRef& c);
 
 }  // namespace detail
 }  // namespace tensorx

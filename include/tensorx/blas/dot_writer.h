@@ -46,6 +46,7 @@ MatrixRef as_matrix(const Array<T, N>& array, bool vector_is_row) {
     ref.data = array.data();
     ref.type = data_type_of<T>();
     ref.place = array.place();
+    ref.buffer = array.buffer().get();
     ref.rows = ref.cols = 1;
     ref.row_stride = ref.col_stride = 1;
     if constexpr (N == 1) {

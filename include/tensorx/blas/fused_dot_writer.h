@@ -154,15 +154,12 @@ void write_fused_product(const E& e, const Array<T, 2>& dst) {
   const auto& product = Term::product(gemm_term);
   const auto a = operand_in_memory(product.lhs(), context);
   const auto b = operand_in_memory(product.rhs(), context);
-  const double alpha = Term::alpha(gemm_term);
-  if (is_gpu_place(dst.place()) &&
-      fused_gemm(Trans::kNo, Trans::kNo, alpha, matrix_ref(a), matrix_ref(b),
-                 bias == nullptr ? nullptr : bias->data(), Fused::kActivation, matrix_ref(dst))) {
-    stats::record_pass();
-    return;
-  }
-  gemm(Trans::kNo, Trans::kNo, alpha, matrix_ref(a), matrix_ref(b), 0.0, matrix_ref(dst));
+  BiasRef bias_ref;
+  if (bias != nullptr) bias_ref = {bias->data(), bias->buffer().get()};
+  const bool fused = fused_gemm(Trans::kNo, Trans::kNo, Term::alpha(gemm_term), matrix_ref(a),
+                                matrix_ref(b), bias_ref, Fused::kActivation, matrix_ref(dst));
   stats::record_pass();
+  if (fused) return;
   if constexpr (Input::kHasBias) {
     evaluate_elementwise<saver::write, TU>(dst, Fused::activate(dst + *bias));
   } else {

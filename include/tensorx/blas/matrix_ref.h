@@ -1,5 +1,6 @@
 // MatrixRef and MatrixBatchRef: a strided matrix (or a batch of them) with its element type erased,
-// which is how typed Arrays and DArrays reach the compiled BLAS layer through one entry point.
+// which is how typed Arrays and DArrays reach the compiled BLAS layer through one entry point. Each
+// names the buffer it lies in, through which the compiled layer orders GPU calls across streams.
 #pragma once
 
 #include "tensorx/array/array.h"
@@ -20,6 +21,9 @@ struct MatrixRef {
   index_t cols = 0;
   index_t row_stride = 0;
   index_t col_stride = 0;
+  /// The buffer `data` lies in (memory/stream_order.h orders GPU work on it); nullptr for memory
+  /// whose streams the caller orders itself.
+  Allocation* buffer = nullptr;
 };
 
 /// `count` matrices of one layout, `stride` elements apart (0 repeats one matrix).
@@ -40,6 +44,7 @@ MatrixRef matrix_ref(const Array<T, 2>& array) {
   ref.cols = array.dims().at(1);
   ref.row_stride = array.strides().at(0);
   ref.col_stride = array.strides().at(1);
+  ref.buffer = array.buffer().get();
   return ref;
 }
 

@@ -10,6 +10,7 @@
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/engine/cpu_engine.h"
 #include "tensorx/engine/gpu_dispatch.h"
+#include "tensorx/engine/gpu_stream.h"
 #include "tensorx/expr/array_leaf.h"
 #include "tensorx/expr/broadcast_exp.h"
 #include "tensorx/expr/eval_context.h"
@@ -97,10 +98,11 @@ bool reads_through_other_mapping(const Array<T, N>& dst, const IndirectRead<U, M
   return overlaps(dst, operand);
 }
 
+/// One pass writing dst; GPU work goes on `stream` (of dst's device).
 template <class Saver, class TU, class T, int N, class Plan>
-void run(const Array<T, N>& dst, const Plan& plan) {
+void run(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
   if (is_gpu_place(dst.place())) {
-    on_gpu(TU{}, dst.place(), [&](auto tu) { run_gpu(tu, Saver{}, dst, plan); });
+    on_gpu(TU{}, dst.place(), [&](auto tu) { run_gpu(tu, Saver{}, dst, plan, stream); });
   } else {
     run_cpu<Saver, TU>(dst, plan);
   }
@@ -116,12 +118,14 @@ void evaluate_elementwise(const Array<T, N>& dst, const E& e) {
   for_each_array(prepared, [&](const auto& a) {
     through_temporary = through_temporary || reads_through_other_mapping(dst, a);
   });
+  // Both passes of the temporary route run on this stream, where the temporary is allocated.
+  const StreamHandle stream = is_gpu_place(place) ? ordered_stream(dst, prepared) : nullptr;
   if (through_temporary) {
     Array<T, N> temporary(dst.dims(), place);
-    run<saver::write, TU>(temporary, make_plan(prepared, dst.dims()));
-    run<Saver, TU>(dst, make_plan(temporary, dst.dims()));
+    run<saver::write, TU>(temporary, make_plan(prepared, dst.dims()), stream);
+    run<Saver, TU>(dst, make_plan(temporary, dst.dims()), stream);
   } else {
-    run<Saver, TU>(dst, make_plan(prepared, dst.dims()));
+    run<Saver, TU>(dst, make_plan(prepared, dst.dims()), stream);
   }
 }
 

@@ -49,6 +49,20 @@ struct LeafPlan {
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<compute_t<T>, V> load(index_t i) const {
     return load_lanes<compute_t<T>, V>(data + i);
   }
+  /// Elements index .. index + V - 1 along the last axis (N >= 1): V loaded at once where the inner
+  /// stride is 1 (the address 16-byte aligned, as the rows kernel checks), one value for all lanes
+  /// where it is 0 (broadcast along the row).
+  template <int V>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<compute_t<T>, V> load_at(
+      const Dim<N>& index) const {
+    const T* element = data + linearize(index, strides);
+    if (strides.at(N - 1) != 0) return load_lanes<compute_t<T>, V>(element);
+    Lanes<compute_t<T>, V> lanes;
+    const auto value = static_cast<compute_t<T>>(*element);
+    TENSORX_UNROLL
+    for (int k = 0; k < V; ++k) lanes[k] = value;
+    return lanes;
+  }
   RowLeafPlan<T> row(const Dim<N>& start) const {
     if constexpr (N == 0) {
       return {data, 0};

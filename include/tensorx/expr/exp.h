@@ -31,6 +31,8 @@
 //   flat_row()           the row plan of a dense plan: get(j) is flat(j)             optional
 //   load<V>(i)           flat(i .. i + V - 1) as Lanes<C, V> (core/lanes.h): the CUDA engine's
 //                        16-byte vector accesses                                      optional
+//   load_at<V>(index)    the V elements from `index` along the last axis, for the CUDA rows
+//                        kernel (operands broadcast along rows or columns)           optional
 //   vectorizable<B>      static: get's values can be computed in SIMD batches of type B
 //                        (a row plan then provides batch<B>(j), lanes j .. j + B::size - 1)
 //                                                                                    optional

@@ -86,6 +86,12 @@ struct MapPlan {
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load(index_t i) const {
     return load_impl<V>(i, Indices{});
   }
+  /// V elements along the last axis from `index` (the CUDA rows kernel).
+  template <int V, int N>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load_at(
+      const Dim<N>& index) const {
+    return load_at_impl<V>(index, Indices{});
+  }
   template <int N>
   auto row(const Dim<N>& start) const {
     return row_impl(start, Indices{});
@@ -122,6 +128,17 @@ struct MapPlan {
     // Every operand's loads are issued before the first lane is computed, so they are all in
     // flight together.
     const auto operands = make_plan_pack(load_of<V>(pack_get<I>(children), i)...);
+    Lanes<result_type, V> lanes;
+    TENSORX_UNROLL
+    for (int k = 0; k < V; ++k) {
+      lanes[k] = static_cast<result_type>(functor(pack_get<I>(operands)[k]...));
+    }
+    return lanes;
+  }
+  template <int V, int N, std::size_t... I>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load_at_impl(
+      const Dim<N>& index, std::index_sequence<I...>) const {
+    const auto operands = make_plan_pack(load_at_of<V>(pack_get<I>(children), index)...);
     Lanes<result_type, V> lanes;
     TENSORX_UNROLL
     for (int k = 0; k < V; ++k) {

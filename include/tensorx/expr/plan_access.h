@@ -30,6 +30,13 @@ template <class Plan, int N>
 struct has_row<Plan, N, std::void_t<decltype(std::declval<const Plan&>().row(Dim<N>()))>>
     : std::true_type {};
 
+template <class Plan, int V, int N, class = void>
+struct has_load_at : std::false_type {};
+template <class Plan, int V, int N>
+struct has_load_at<Plan, V, N,
+                   std::void_t<decltype(std::declval<const Plan&>().template load_at<V>(
+                       std::declval<const Dim<N>&>()))>> : std::true_type {};
+
 template <class Plan, int V, class = void>
 struct has_load : std::false_type {};
 template <class Plan, int V>
@@ -134,6 +141,53 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<plan_value_t<Plan>, V> load_of(co
     return lanes;
   }
 }
+
+/// Elements index, index + (0, .., 0, 1), .., index + (0, .., 0, V - 1) of a plan (V consecutive
+/// elements along the last axis, rank N >= 1) as lanes of its compute type: the CUDA rows kernel.
+template <int V, class Plan, int N>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<plan_value_t<Plan>, V> load_at_of(
+    const Plan& plan, const Dim<N>& index) {
+  if constexpr (has_load_at<Plan, V, N>::value) {
+    return plan.template load_at<V>(index);
+  } else {
+    Lanes<plan_value_t<Plan>, V> lanes;
+    Dim<N> at = index;
+    TENSORX_UNROLL
+    for (int k = 0; k < V; ++k) {
+      at.at(N - 1) = index.at(N - 1) + k;
+      lanes[k] = plan.at(at);
+    }
+    return lanes;
+  }
+}
+
+template <class T, int N>
+struct LeafPlan;
+
+/// The size in bytes of the narrowest element a plan reads from memory, or 0 where it reads none
+/// (a scalar) or is of a kind this does not look into: the CUDA kernels choose their vector width
+/// from it, so that every operand is read 16 bytes at a time. Plans of arrays are LeafPlans; a
+/// plan whose parameters are all types (MapPlan) reads what its parameters read.
+template <class Plan>
+struct narrowest_load : std::integral_constant<std::size_t, 0> {};
+template <class T, int N>
+struct narrowest_load<LeafPlan<T, N>> : std::integral_constant<std::size_t, sizeof(T)> {};
+
+/// The smallest of `sizes` that is not 0, or 0.
+template <class... Sizes>
+constexpr std::size_t smallest_nonzero(Sizes... sizes) {
+  std::size_t smallest = 0;
+  for (const std::size_t size : {std::size_t{0}, static_cast<std::size_t>(sizes)...}) {
+    if (size != 0 && (smallest == 0 || size < smallest)) smallest = size;
+  }
+  return smallest;
+}
+
+template <template <class...> class Node, class... Parts>
+struct narrowest_load<Node<Parts...>>
+    : std::integral_constant<std::size_t, smallest_nonzero(narrowest_load<Parts>::value...)> {};
+template <class Plan>
+constexpr std::size_t narrowest_load_v = narrowest_load<Plan>::value;
 
 }  // namespace detail
 }  // namespace tensorx

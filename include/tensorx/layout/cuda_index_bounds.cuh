@@ -12,6 +12,7 @@
 #include "tensorx/core/cuda_check.h"
 #include "tensorx/core/stats.h"
 #include "tensorx/engine/cuda_engine.cuh"
+#include "tensorx/engine/gpu_stream.h"
 #include "tensorx/layout/index_bounds.h"
 #include "tensorx/place/device.h"
 #include "tensorx/place/stream.h"
@@ -32,7 +33,8 @@ __global__ void __launch_bounds__(kCudaThreads)
   }
 }
 
-/// Checks GPU indices with find_row_out_of_range on the current stream of their device.
+/// Checks GPU indices with find_row_out_of_range on the current stream of their device (ordered
+/// after the earlier writes to them on any stream).
 template <class I, int K>
 void check_rows_on_gpu(CudaTranslationUnit, const Array<I, K>& indices, index_t rows) {
   const index_t count = indices.numel();
@@ -42,10 +44,10 @@ void check_rows_on_gpu(CudaTranslationUnit, const Array<I, K>& indices, index_t 
   cuda::DeviceGuard guard(device);
   Array<unsigned long long, 0> first(Dim<0>(), indices.place());
   fill(first, kNone);
+  const StreamHandle stream = ordered_stream(first, indices);
   stats::record_pass();
-  find_row_out_of_range<I, K>
-      <<<grid_size(count, device), kCudaThreads, 0, current_stream(device)>>>(
-          indices.data(), indices.dims(), indices.strides(), count, rows, first.data());
+  find_row_out_of_range<I, K><<<grid_size(count, device), kCudaThreads, 0, stream>>>(
+      indices.data(), indices.dims(), indices.strides(), count, rows, first.data());
   TENSORX_CUDA_CHECK(cudaGetLastError());
   const unsigned long long position = first.item();
   if (position == kNone) return;

@@ -15,6 +15,7 @@
 #include "tensorx/core/stats.h"
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/engine/cuda_engine.cuh"
+#include "tensorx/engine/gpu_stream.h"
 #include "tensorx/layout/plane_transpose.h"
 #include "tensorx/place/device.h"
 #include "tensorx/place/stream.h"
@@ -63,7 +64,8 @@ __global__ void __launch_bounds__(kCudaThreads)
 }
 
 /// Queues the batched transpose `plane` from src to dst (on one GPU, not empty, not overlapping)
-/// as one kernel on the current stream of dst's device. Throws CudaError when the launch fails.
+/// as one kernel on the current stream of dst's device, ordered after the earlier uses of both.
+/// Throws CudaError when the launch fails.
 template <class Saver, class T, int N>
 void run_gpu_transpose(CudaTranslationUnit, Saver, const Array<T, N>& dst, const Array<T, N>& src,
                        const PlaneTranspose<N>& plane) {
@@ -73,10 +75,11 @@ void run_gpu_transpose(CudaTranslationUnit, Saver, const Array<T, N>& dst, const
   const index_t col_tiles = (plane.cols + kTile - 1) / kTile;
   const index_t tiles = product(plane.batch) * row_tiles * col_tiles;
   const index_t wave = index_t{multiprocessor_count(device)} * kCudaBlocksPerMultiprocessor;
+  const StreamHandle stream = ordered_stream(dst, src);
   stats::record_pass();
   tiled_transpose_kernel<Saver, T, N>
-      <<<static_cast<unsigned>(std::min(tiles, wave)), dim3(kTile, kTileRowsPerStep), 0,
-         current_stream(device)>>>(dst.data(), src.data(), plane, row_tiles, col_tiles, tiles);
+      <<<static_cast<unsigned>(std::min(tiles, wave)), dim3(kTile, kTileRowsPerStep), 0, stream>>>(
+          dst.data(), src.data(), plane, row_tiles, col_tiles, tiles);
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 

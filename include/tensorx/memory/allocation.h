@@ -1,14 +1,14 @@
 // Allocation: RAII ownership of raw bytes on a Place. CPU memory is 64-byte aligned (a cache line
-// and the widest SIMD register); GPU memory comes from the stream-ordered allocator
-// (cudaMallocAsync on the current stream) and is released on the stream it was allocated on; the
-// device's default pool keeps freed blocks for reuse (its release threshold is raised on first
-// use) rather than returning them to the driver at every synchronisation.
+// and the widest SIMD register); GPU memory comes from tensorx's stream-ordered pool of the device
+// (memory_stats.h), allocated on the current stream. Each GPU buffer records the streams that use
+// it (buffer_streams.h), so that work on any stream is ordered after the uses it conflicts with,
+// and its release after all of them.
 #pragma once
 
 #include <cstddef>
 
+#include "tensorx/memory/buffer_streams.h"
 #include "tensorx/place/place.h"
-#include "tensorx/place/stream.h"
 
 namespace tensorx {
 
@@ -19,8 +19,10 @@ constexpr std::size_t kCpuAlignment = 64;
 class Allocation {
  public:
   /// Allocates `bytes` (0 is allowed and allocates nothing) on `place`. Throws DeviceError for an
-  /// unusable GPU, CudaError when the device is out of memory, OutOfMemoryError on the host.
+  /// unusable GPU, OutOfMemoryError when the place has not that much memory (on a GPU, after
+  /// handing tensorx's cached memory back to the driver and trying once more).
   Allocation(std::size_t bytes, const Place& place);
+  /// Releases the bytes; on a GPU, stream-ordered after every use any stream made of them.
   ~Allocation();
   Allocation(const Allocation&) = delete;
   Allocation& operator=(const Allocation&) = delete;
@@ -28,12 +30,14 @@ class Allocation {
   void* data() const { return data_; }
   std::size_t size() const { return size_; }
   const Place& place() const { return place_; }
+  /// The record of the streams that used the bytes (GPU memory only).
+  detail::BufferStreams& streams() const { return streams_; }
 
  private:
   void* data_ = nullptr;
   std::size_t size_ = 0;
   Place place_;
-  StreamHandle stream_ = nullptr;  // the stream a GPU block was allocated on and is freed on
+  mutable detail::BufferStreams streams_;
 };
 
 }  // namespace tensorx

@@ -1,6 +1,7 @@
 // The type-erased reductions of the compiled layer (src/reduce/): dense arrays of float, double,
-// float16, int32 and int64 reduced over one block of axes, on the CPU or on a GPU (CUB and
-// precompiled kernels). Through them a plain C++ translation unit reduces GPU arrays
+// float16, int32 and int64 reduced over one block of axes, on the CPU or on a GPU (the kernels of
+// reduce/cuda_reduce.cuh, precompiled: the same bits as a CUDA translation unit gets for a dense
+// operand). Through them a plain C++ translation unit reduces GPU arrays
 // (`s = tx::sum(gpu_array)`), and the DArray forms reduce without instantiating an engine per
 // element type and rank in every caller.
 #pragma once
@@ -49,7 +50,8 @@ decltype(auto) saver_switch(SaveMode mode, F&& f) {
 /// dst(o, k) = save(dst(o, k), op over r of src(o, r, k)) for every result (o, k) of `axes`: src
 /// is dense with element (o, r, k) at (o * reduced + r) * inner + k, dst has `type` elements (int64
 /// for argmax and argmin) at o * dst_outer + k * dst_inner, both on `place`. GPU work is queued on
-/// the device's current stream. An empty reduction writes 0 (sum), 1 (prod) or NaN (mean).
+/// the device's current stream, which the caller has ordered after the earlier uses of both
+/// buffers (engine/gpu_stream.h). An empty reduction writes 0 (sum), 1 (prod) or NaN (mean).
 /// Throws TypeError for mean of integers, ShapeError for max, min, argmax or argmin over no
 /// elements, DeviceError for a GPU place where tensorx was built without CUDA.
 void reduce_contiguous(ReduceOp op, DataType type, const void* src, void* dst,

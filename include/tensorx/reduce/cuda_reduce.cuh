@@ -1,5 +1,5 @@
 // The CUDA reduction engine: ONE kernel launch per reduction, fused with its element-wise operand,
-// on the current stream of the destination's device. Two kernels cover every axis set:
+// on the stream the caller ordered (engine/gpu_stream.h). Two kernels cover every axis set:
 //  - rows (the last axis reduced, or every axis): a group of threads per result (up to a warp for
 //    short rows, the whole block for long ones), combined with warp shuffles. When there are too
 //    few results to fill the GPU (a full reduction has one), each result is split over several
@@ -9,10 +9,13 @@
 //    eight warps down the reduced axes, combined through shared memory in a fixed order; too few
 //    columns to fill the GPU are split along the reduced axes, with a ticket per column tile.
 // A dense operand is read in the three-axis form (outer, reduced, inner) of its merged axes, with
-// 16-byte loads for rows; any other through its multi-index. Every grouping depends only on the
-// shape and the device, so the same input gives bitwise the same result on every run. Values
-// accumulate in the compute type (float for float16). Scratch memory comes from the
-// stream-ordered allocator. Included by engine/reduce_assign.h in CUDA translation units only.
+// 16-byte loads of its narrowest element for rows (eight float16 values per load, accumulated in
+// float); any other through its multi-index. Every grouping depends only on the shape and the
+// device, so the same input gives bitwise the same result on every run, and the compiled layer's
+// reductions (src/reduce/), which run these very kernels, give the same bits as a CUDA
+// translation unit for a dense operand. Values accumulate in the compute type (float for
+// float16). Scratch memory comes from the stream-ordered pool. Included by reduce/reduce_writer.h
+// in CUDA translation units only.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -65,10 +68,10 @@ inline index_t wave_blocks(int device) {
 
 /// Threads per result of the row kernel: the whole block for rows longer than kWarpRowLimit,
 /// else the power of two up to a warp that gives each thread about four loads.
-inline int row_group_threads(index_t reduced, int vector_width) {
+inline int row_group_threads(index_t reduced, int width) {
   if (reduced > kWarpRowLimit) return kCudaThreads;
   int threads = 1;
-  while (threads < 32 && threads * 4 * vector_width < reduced) threads *= 2;
+  while (threads < 32 && threads * 4 * width < reduced) threads *= 2;
   return threads;
 }
 
@@ -134,7 +137,17 @@ void launch_columns(T* dst, const Source& source, index_t outer, index_t reduced
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
-/// Reduces a dense operand in three-axis form, with 16-byte loads where rows allow them.
+/// Elements per load of the row kernel: 16 bytes of the narrowest element the plan reads (of the
+/// compute type where it reads none), one for the indexed reducers, which lift every element.
+template <class Op, class C, class Plan>
+constexpr int kRowLoadWidth = Op::kIndexed ? 1
+                                           : vector_width(narrowest_load_v<Plan> != 0
+                                                              ? narrowest_load_v<Plan>
+                                                              : sizeof(C));
+
+/// Reduces a dense operand in three-axis form, with 16-byte loads where rows allow them: every
+/// row starts aligned when its length is a multiple of V, and a single row may end in a partial
+/// vector.
 template <class Op, class Saver, class C, class T, class Plan>
 void reduce_three_axes(T* dst, const Plan& plan, const ThreeAxes& axes, bool aligned,
                        const Place& place, StreamHandle stream) {
@@ -143,8 +156,8 @@ void reduce_three_axes(T* dst, const Plan& plan, const ThreeAxes& axes, bool ali
     launch_columns<Op, Saver, C>(dst, source, axes.outer, axes.reduced, axes.inner, place, stream);
     return;
   }
-  constexpr int V = Op::kIndexed ? 1 : kVectorWidth<C>;
-  if (V > 1 && aligned && axes.reduced % V == 0) {
+  constexpr int V = kRowLoadWidth<Op, C, Plan>;
+  if (V > 1 && aligned && (axes.reduced % V == 0 || axes.outer == 1)) {
     launch_rows<Op, Saver, V, C>(dst, source, axes.outer, axes.reduced, place, stream);
   } else {
     launch_rows<Op, Saver, 1, C>(dst, source, axes.outer, axes.reduced, place, stream);
@@ -169,15 +182,14 @@ void reduce_strided(T* dst, const Plan& plan, const ReduceSpace<N>& space, const
 }
 
 /// Reduces `plan` (an operand planned over space.dims) with reducer Op into the GPU memory dst
-/// (results at space.dst_strides) through Saver: ONE kernel on the current stream of the place's
-/// device. Every result must have at least one element. Throws CudaError when a launch fails.
+/// (results at space.dst_strides) through Saver: ONE kernel on `stream` of the place's device.
+/// Every result must have at least one element. Throws CudaError when a launch fails.
 template <class Op, class Saver, class T, int N, class Plan>
 void reduce_gpu(CudaTranslationUnit, Op, Saver, T* dst, const Place& place,
-                const ReduceSpace<N>& space, const Plan& plan) {
+                const ReduceSpace<N>& space, const Plan& plan, StreamHandle stream) {
   using C = std::decay_t<decltype(plan.at(Dim<N>()))>;
   const int device = device_of(place);
   cuda::DeviceGuard guard(device);
-  const StreamHandle stream = current_stream(device);
   stats::record_pass();
   LayoutFacts<N> facts;
   bool aligned = true;

@@ -53,7 +53,9 @@ __global__ void __launch_bounds__(kCudaThreads)
     A acc = Op::template identity<C>();
     index_t r = r0 + index_t{lane} * V;
     if constexpr (V > 1) {
-      for (; r + (kReduceUnroll - 1) * step < r1; r += kReduceUnroll * step) {
+      // Whole vectors only: a row of a multiple of V elements has no other, and a single row
+      // (the only kind allowed another length) ends in the partial vector after the loops.
+      for (; r + (kReduceUnroll - 1) * step + V <= r1; r += kReduceUnroll * step) {
         Lanes<C, V> loaded[kReduceUnroll];
         TENSORX_UNROLL
         for (int u = 0; u < kReduceUnroll; ++u) {
@@ -65,11 +67,12 @@ __global__ void __launch_bounds__(kCudaThreads)
           for (int k = 0; k < V; ++k) acc = Op::combine(acc, loaded[u][k]);
         }
       }
-      for (; r < r1; r += step) {
+      for (; r + V <= r1; r += step) {
         const Lanes<C, V> loaded = source.template load<V>(cursor, r);
         TENSORX_UNROLL
         for (int k = 0; k < V; ++k) acc = Op::combine(acc, loaded[k]);
       }
+      for (; r < r1; ++r) acc = Op::combine(acc, source.value(cursor, r));
     } else {
       for (; r + (kReduceUnroll - 1) * step < r1; r += kReduceUnroll * step) {
         C loaded[kReduceUnroll];

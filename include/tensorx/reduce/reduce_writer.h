@@ -12,6 +12,7 @@
 #include "tensorx/array/global_ops.h"
 #include "tensorx/engine/assign.h"
 #include "tensorx/engine/gpu_dispatch.h"
+#include "tensorx/engine/gpu_stream.h"
 #include "tensorx/expr/broadcast_exp.h"
 #include "tensorx/expr/scalar_exp.h"
 #include "tensorx/layout/permute_exp.h"
@@ -60,8 +61,10 @@ void reduce_prepared(const E& prepared, unsigned mask, const Array<T, N>& dst) {
   }
   const auto plan = make_plan(prepared, space.dims);
   if (is_gpu_place(dst.place())) {
-    on_gpu(TU{}, dst.place(),
-           [&](auto tu) { reduce_gpu(tu, Op{}, Saver{}, dst.data(), dst.place(), space, plan); });
+    on_gpu(TU{}, dst.place(), [&](auto tu) {
+      reduce_gpu(tu, Op{}, Saver{}, dst.data(), dst.place(), space, plan,
+                 ordered_stream(dst, prepared));
+    });
   } else {
     reduce_cpu<Op, Saver>(dst.data(), space, plan);
   }
@@ -102,6 +105,8 @@ void reduce_compiled(Array<U, M> source, unsigned mask, const Array<T, N>& dst) 
       three_axes_form(merged(ordered), &form);
     }
   }
+  // The compiled reduction runs on the current stream, which this orders.
+  ordered_stream(dst, source);
   reduce_contiguous(Op::kOp, data_type_of<U>(), source.data(), dst.data(), form, place,
                     save_mode_of<Saver>());
 }

@@ -1,0 +1,27 @@
+// ordered_stream: how the engines' GPU kernels (element-wise, reductions, transposes, index
+// checks) learn which stream to launch on. It names every buffer the kernel writes and every
+// array the kernel's operands read (for_each_array) to memory/stream_order.h, which makes the
+// current stream wait for the earlier uses on other streams that the kernel conflicts with and
+// records this one; on one stream it costs an atomic load per buffer.
+#pragma once
+
+#include "tensorx/array/array.h"
+#include "tensorx/expr/array_leaf.h"
+#include "tensorx/memory/stream_order.h"
+#include "tensorx/place/stream.h"
+
+namespace tensorx {
+namespace detail {
+
+/// The current stream of `written`'s device, ready for GPU work that writes `written` and reads
+/// every array of the expressions `reads`.
+template <class T, int N, class... Reads>
+StreamHandle ordered_stream(const Array<T, N>& written, const Reads&... reads) {
+  StreamOrder order(device_of(written.place()));
+  (for_each_array(reads, [&](const auto& array) { order.read(array.buffer().get()); }), ...);
+  order.write(written.buffer().get());
+  return order.stream();
+}
+
+}  // namespace detail
+}  // namespace tensorx
