@@ -1,6 +1,7 @@
 // The one header users include: every public layer of tensorx.
 #pragma once
 
+#include "tensorx/core/bfloat16.h"
 #include "tensorx/core/config.h"
 #include "tensorx/core/data_type.h"
 #include "tensorx/core/error.h"

@@ -38,8 +38,8 @@ struct GemmCall {
   BlasOperand c;
 };
 
-/// Runs `call` with the CPU BLAS (float16 through float temporaries). Throws ShapeError when an
-/// extent or leading dimension exceeds the BLAS's 32-bit integers.
+/// Runs `call` with the CPU BLAS (float16 and bfloat16 through float temporaries). Throws
+/// ShapeError when an extent or leading dimension exceeds the BLAS's 32-bit integers.
 void cpu_gemm(const GemmCall& call);
 
 /// Runs `call` with cuBLAS on the current stream of the call's device; in a build without CUDA it

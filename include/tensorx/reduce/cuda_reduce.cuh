@@ -11,7 +11,7 @@
 // A dense operand is read in the three-axis form (outer, reduced, inner) of its merged axes, with
 // 16-byte loads for rows; any other through its multi-index. Every grouping depends only on the
 // shape and the device, so the same input gives bitwise the same result on every run. Values
-// accumulate in the compute type (float for float16). Scratch memory comes from the
+// accumulate in the compute type (float for float16 and bfloat16). Scratch memory comes from the
 // stream-ordered allocator. Included by engine/reduce_assign.h in CUDA translation units only.
 #pragma once
 
