@@ -30,6 +30,7 @@
 #include "tensorx/blas/dot.h"
 #include "tensorx/core/stats.h"
 #include "tensorx/engine/assign.h"
+#include "tensorx/engine/noalias.h"
 #include "tensorx/expr/broadcast_exp.h"
 #include "tensorx/expr/map_exp.h"
 #include "tensorx/layout/concat_exp.h"
@@ -43,4 +44,5 @@
 #include "tensorx/ops/functor.h"
 #include "tensorx/ops/math.h"
 #include "tensorx/reduce/darray_reductions.h"
+#include "tensorx/random/random.h"
 #include "tensorx/reduce/reductions.h"

@@ -41,6 +41,16 @@ TENSORX_HOST_DEVICE inline float float_from_bits(std::uint32_t bits) {
 #endif
 }
 
+TENSORX_HOST_DEVICE inline double double_from_bits(std::uint64_t bits) {
+#if TENSORX_DEVICE_CODE
+  return __longlong_as_double(static_cast<long long>(bits));
+#else
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+#endif
+}
+
 /// An IEEE 754 binary format by the widths of its fields (the sign is one bit).
 template <int kMantissa, int kExponent>
 struct BinaryFormat {
