@@ -134,8 +134,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(an_output_that_is_also_an_input_reads_the_old_valu
   }
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(two_byte_floats_accumulate_in_float, T,
-                              boost::mpl::list<tx::float16, tx::bfloat16>) {
+using TwoByteFloats = boost::mpl::list<tx::float16, tx::bfloat16>;
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(two_byte_floats_accumulate_in_float, T, TwoByteFloats) {
   // A sum of 4097 ones: a float16 running sum sticks at 2048 (2048 + 1 rounds back to 2048), a
   // bfloat16 one at 256, a float sum reaches 4097, which rounds once to 4096 in both types.
   const tx::index_t k = 4097;

@@ -136,6 +136,27 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_draw_on_the_test_place_equals_the_draw_on_the_cp
   }
 }
 
+BOOST_AUTO_TEST_CASE_TEMPLATE(lanes_of_a_dense_draw_equal_its_elements, T, FloatingTypes) {
+  // The CUDA engine reads dense operands V elements at a time through load<V>: whole Philox blocks
+  // for a draw. On the host its lanes must be the elements flat() gives, for every V it uses.
+  const auto dims = tx::make_dim(6, 8);
+  const auto check = [&](const auto& draw) {
+    const auto plan = tx::make_plan(draw, dims);
+    for (tx::index_t i = 0; i < 48; i += 8) {
+      const auto eight = plan.template load<8>(i);
+      const auto four = plan.template load<4>(i);
+      const auto two = plan.template load<2>(i);
+      const auto one = plan.template load<1>(i);
+      for (int k = 0; k < 8; ++k) BOOST_TEST(eight[k] == plan.flat(i + k));
+      for (int k = 0; k < 4; ++k) BOOST_TEST(four[k] == plan.flat(i + k));
+      for (int k = 0; k < 2; ++k) BOOST_TEST(two[k] == plan.flat(i + k));
+      BOOST_TEST(one[0] == plan.flat(i));
+    }
+  };
+  check(tx::uniform<T>(dims, kSeed, kOffset));
+  check(tx::normal<T>(dims, kSeed, kOffset));
+}
+
 BOOST_AUTO_TEST_CASE(an_element_depends_only_on_seed_offset_and_flat_index) {
   const auto flat = evaluate_on<float, 1>(test_place(), tx::uniform<float>(tx::make_dim(24), 9, 2));
   const auto matrix =

@@ -163,8 +163,9 @@ BOOST_AUTO_TEST_CASE(every_element_type) {
   check_element_type<tx::bfloat16>(rng, 0.0, 3.0);
 }
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(two_byte_floats_accumulate_in_float, T,
-                              boost::mpl::list<tx::float16, tx::bfloat16>) {
+using TwoByteFloats = boost::mpl::list<tx::float16, tx::bfloat16>;
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(two_byte_floats_accumulate_in_float, T, TwoByteFloats) {
   // 4096 ones: float16 counts exactly only to 2048, bfloat16 to 256, float far beyond.
   const auto ones = tx::testing::on_test_place(tx::ones<T>(tx::make_dim(2, 4096)));
   tx::Array<T, 1> sums;

@@ -112,6 +112,20 @@ struct PhiloxGenerator {
     return result;
   }
 
+  /// Elements first .. first + kCount - 1 for a multiple `first` of kCount: whole blocks, with
+  /// every lane index known at compile time, so that a GPU thread keeps them in registers.
+  template <int kCount>
+  TENSORX_HOST_DEVICE void fill_aligned(index_t first, value_type* out) const {
+    if constexpr (kCount % kPerBlock == 0) {
+      TENSORX_UNROLL
+      for (int b = 0; b < kCount / kPerBlock; ++b)
+        block_values(first / kPerBlock + b, out + b * kPerBlock);
+    } else {
+      TENSORX_UNROLL
+      for (int k = 0; k < kCount; ++k) out[k] = (*this)(first + k);
+    }
+  }
+
   /// Elements first .. first + count - 1, one block per kPerBlock of them.
   TENSORX_HOST_DEVICE void fill(index_t first, index_t count, value_type* out) const {
     value_type values[kPerBlock];

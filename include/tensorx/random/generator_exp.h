@@ -9,6 +9,8 @@
 //   C operator()(index_t i) const;        element i (TENSORX_HOST_DEVICE)
 // and, where it has a faster way than element by element,
 //   void fill(index_t first, index_t count, C* out) const;   elements first .. first + count - 1
+//   template <int kCount>                                     the same for a multiple `first`
+//   void fill_aligned(index_t first, C* out) const;          of kCount (TENSORX_HOST_DEVICE)
 // which the CPU SIMD batches and the CUDA engine's lanes use for runs of consecutive elements
 // (a Philox block then serves four elements instead of one).
 #pragma once
@@ -49,6 +51,14 @@ struct has_fill<Generator,
                 std::void_t<decltype(std::declval<const Generator&>().fill(
                     index_t{}, index_t{}, std::declval<typename Generator::value_type*>()))>>
     : std::true_type {};
+
+template <class Generator, int kCount, class = void>
+struct has_fill_aligned : std::false_type {};
+template <class Generator, int kCount>
+struct has_fill_aligned<
+    Generator, kCount,
+    std::void_t<decltype(std::declval<const Generator&>().template fill_aligned<kCount>(
+        index_t{}, std::declval<typename Generator::value_type*>()))>> : std::true_type {};
 
 /// Elements first .. first + count - 1 of `generator` into out (count at most a few dozen).
 template <class Generator>
@@ -103,11 +113,19 @@ struct GeneratorPlan {
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C flat(index_t i) const {
     return own_order ? generator(i) : at(delinearize(i, space));
   }
+  /// Elements i .. i + V - 1 of a dense pass, i a multiple of V.
   template <int V>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load(index_t i) const {
     Lanes<C, V> lanes;
+    if constexpr (has_fill_aligned<Generator, V>::value) {
+      if (own_order) {
+        generator.template fill_aligned<V>(i, lanes.values);
+        return lanes;
+      }
+    }
     if (own_order) {
-      fill_run(generator, i, V, lanes.values);
+      TENSORX_UNROLL
+      for (int k = 0; k < V; ++k) lanes[k] = generator(i + k);
     } else {
       TENSORX_UNROLL
       for (int k = 0; k < V; ++k) lanes[k] = flat(i + k);
