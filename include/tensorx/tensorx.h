@@ -43,6 +43,6 @@
 #include "tensorx/ops/compare.h"
 #include "tensorx/ops/functor.h"
 #include "tensorx/ops/math.h"
-#include "tensorx/reduce/darray_reductions.h"
 #include "tensorx/random/random.h"
+#include "tensorx/reduce/darray_reductions.h"
 #include "tensorx/reduce/reductions.h"

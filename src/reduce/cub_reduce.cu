@@ -1,10 +1,10 @@
 // Rows of the value reductions through CUB: one row with cub::DeviceReduce::Reduce, several with
-// cub::DeviceSegmentedReduce::Reduce, into accumulators (float for float16) in scratch memory
-// from the stream-ordered allocator; then save_results finalizes them (the mean's division) into
-// the destination through the saver. Two passes: CUB's call (itself one or two kernels) and the
-// save. CUB reduces without atomics, so a result is bitwise the same from run to run on one GPU;
-// its tile sizes come from per-architecture tuning, so GPUs of different architectures (or CUB
-// versions) may round differently.
+// cub::DeviceSegmentedReduce::Reduce, into accumulators (float for float16 and bfloat16) in
+// scratch memory from the stream-ordered allocator; then save_results finalizes them (the mean's
+// division) into the destination through the saver. Two passes: CUB's call (itself one or two
+// kernels) and the save. CUB reduces without atomics, so a result is bitwise the same from run to
+// run on one GPU; its tile sizes come from per-architecture tuning, so GPUs of different
+// architectures (or CUB versions) may round differently.
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <cub/device/device_reduce.cuh>

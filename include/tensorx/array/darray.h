@@ -195,7 +195,7 @@ std::ostream& operator<<(std::ostream& out, const DArray& x);
 
 namespace detail {
 // The element access and creation of the compiled layer (src/array/darray.cpp), through which
-// the templates below work for any value type without visiting the 20 typed arrays in every
+// the templates below work for any value type without visiting the 24 typed arrays in every
 // translation unit. Integers travel as int64 (exactly), everything else as double (exactly for
 // every DArray element type but int64, which takes the integer path).
 double element_as_double(const DArray& x, const DDim& index);
