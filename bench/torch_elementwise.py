@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The peers of bench_elementwise_cuda: PyTorch eager and torch.compile on the same expressions
+"""The peers of bench_elementwise_cuda (and of bench_random_cuda's dropout): PyTorch eager and torch.compile on the same expressions
 and sizes (2^26 floats per stream, an 8192 x 8192 matrix with an 8192-element bias row), timed
 the same way (CUDA events around each call, median after a warm-up) against a device-to-device
 copy of 2^26 floats measured in the same process. Run it on the GPU machine next to
@@ -35,6 +35,10 @@ def transpose(x):
     return x.t().contiguous()
 
 
+def dropout(x):
+    return torch.nn.functional.dropout(x, p=0.1, training=True)
+
+
 def main():
     repetitions = repetitions_from_arguments(__doc__)
     a = uniform((COUNT,), -6.0, 6.0, 1)
@@ -50,6 +54,7 @@ def main():
         ("sigmoid_literal", sigmoid_literal, (a,), 2),
         ("bias_relu", bias_relu, (a2, bias), 2),
         ("transpose", transpose, (a2,), 2),
+        ("dropout", dropout, (a,), 2),
     ]
     print_bandwidth_table(cases, COUNT, a, c, repetitions, f"{COUNT} floats per stream")
 

@@ -1,6 +1,7 @@
 // The one header users include: every public layer of tensorx.
 #pragma once
 
+#include "tensorx/core/bfloat16.h"
 #include "tensorx/core/config.h"
 #include "tensorx/core/data_type.h"
 #include "tensorx/core/error.h"
@@ -31,6 +32,7 @@
 #include "tensorx/blas/dot.h"
 #include "tensorx/core/stats.h"
 #include "tensorx/engine/assign.h"
+#include "tensorx/engine/noalias.h"
 #include "tensorx/expr/broadcast_exp.h"
 #include "tensorx/expr/map_exp.h"
 #include "tensorx/layout/concat_exp.h"
@@ -43,5 +45,6 @@
 #include "tensorx/ops/compare.h"
 #include "tensorx/ops/functor.h"
 #include "tensorx/ops/math.h"
+#include "tensorx/random/random.h"
 #include "tensorx/reduce/darray_reductions.h"
 #include "tensorx/reduce/reductions.h"

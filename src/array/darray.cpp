@@ -1,4 +1,4 @@
-// The DArray operations that are the same in every program: each visits the 20 typed arrays a
+// The DArray operations that are the same in every program: each visits the 24 typed arrays a
 // DArray may hold, so compiling them here once, instead of in every translation unit that includes
 // tensorx, takes most of the cost of the public header away (the compile-time issue measured it).
 #include "tensorx/array/darray.h"

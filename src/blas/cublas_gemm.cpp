@@ -1,8 +1,8 @@
 // The GPU backend of gemm: cublasGemmEx, or cublasGemmStridedBatchedEx for batches, on the
 // stream gemm.cpp ordered, through the calling thread's handle for the device. One table-driven
-// path serves every element type: float and double compute in their own precision, float16 on
-// tensor cores with float accumulation. The 64-bit entry points take any extent the GPU's memory
-// can hold.
+// path serves every element type: float and double compute in their own precision, float16 and
+// bfloat16 on tensor cores with float accumulation. The 64-bit entry points take any extent the
+// GPU's memory can hold.
 #include <library_types.h>
 
 #include "blas/cublas_handles.h"

@@ -90,8 +90,11 @@ CublasTypes cublas_types(DataType type) {
       return {CUDA_R_64F, CUBLAS_COMPUTE_64F, CUDA_R_64F};
     case DataType::kFloat16:
       return {CUDA_R_16F, CUBLAS_COMPUTE_32F, CUDA_R_32F};
+    case DataType::kBFloat16:
+      return {CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUDA_R_32F};
     default:
-      throw TypeError(message("cuBLAS gemm multiplies float32, float64 or float16, not ", type));
+      throw TypeError(
+          message("cuBLAS gemm multiplies float32, float64, float16 or bfloat16, not ", type));
   }
 }
 

@@ -26,14 +26,14 @@ cublasLtHandle_t cublaslt_handle(int device);
 void cublas_check(cublasStatus_t status, const char* call);
 
 /// How cuBLAS stores and computes an element type: float and double in their own precision,
-/// float16 with float accumulation (tensor cores).
+/// float16 and bfloat16 with float accumulation (tensor cores).
 struct CublasTypes {
   cudaDataType_t data;
   cublasComputeType_t compute;
   cudaDataType_t scale;  ///< the type of alpha and beta
 };
 
-/// The types for `type`; TypeError unless it is float32, float64 or float16.
+/// The types for `type`; TypeError unless it is float32, float64, float16 or bfloat16.
 CublasTypes cublas_types(DataType type);
 
 /// alpha or beta as cuBLAS reads it: a host value of the scale type.

@@ -43,8 +43,8 @@ struct GemmCall {
   StreamHandle stream = nullptr;
 };
 
-/// Runs `call` with the CPU BLAS (float16 through float temporaries). Throws ShapeError when an
-/// extent or leading dimension exceeds the BLAS's 32-bit integers.
+/// Runs `call` with the CPU BLAS (float16 and bfloat16 through float temporaries). Throws
+/// ShapeError when an extent or leading dimension exceeds the BLAS's 32-bit integers.
 void cpu_gemm(const GemmCall& call);
 
 /// Runs `call` with cuBLAS on call.stream; in a build without CUDA it throws DeviceError.

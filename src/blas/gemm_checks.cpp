@@ -38,7 +38,8 @@ std::string shape_context(const GemmRequest& request) {
 }
 
 bool is_blas_type(DataType type) {
-  return type == DataType::kFloat32 || type == DataType::kFloat64 || type == DataType::kFloat16;
+  return type == DataType::kFloat32 || type == DataType::kFloat64 || type == DataType::kFloat16 ||
+         type == DataType::kBFloat16;
 }
 
 void check_types(const GemmRequest& request) {
@@ -50,8 +51,8 @@ void check_types(const GemmRequest& request) {
                             a, ", B is ", b, " and C is ", c));
   }
   if (!is_blas_type(a)) {
-    throw TypeError(
-        message(operation(request), " multiplies float32, float64 or float16 matrices, not ", a));
+    throw TypeError(message(operation(request),
+                            " multiplies float32, float64, float16 or bfloat16 matrices, not ", a));
   }
 }
 

@@ -18,10 +18,10 @@ struct GemmRequest {
   MatrixBatchRef c;
 };
 
-/// Throws TypeError (element types differ or are not float32, float64 or float16), ShapeError
-/// (negative extents, op(A) and op(B) do not chain, the product does not fit C, a batch extent of
-/// A or B is neither 1 nor C's), PlaceError (A, B and C not on one place) or DeviceError (that
-/// place is an unusable GPU), in that order.
+/// Throws TypeError (element types differ or are not float32, float64, float16 or bfloat16),
+/// ShapeError (negative extents, op(A) and op(B) do not chain, the product does not fit C, a batch
+/// extent of A or B is neither 1 nor C's), PlaceError (A, B and C not on one place) or DeviceError
+/// (that place is an unusable GPU), in that order.
 void check_gemm(const GemmRequest& request);
 
 /// K, the extent that op(A) and op(B) share.

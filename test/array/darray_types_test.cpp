@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 
 #include <tensorx/tensorx.h>
 
@@ -23,6 +24,25 @@ BOOST_AUTO_TEST_CASE(make_darray_picks_a_type_that_holds_the_value) {
   BOOST_TEST(tx::dtype(tx::make_darray(tx::make_ddim({1}), std::int64_t{1} << 40)) ==
              tx::DataType::kInt64);
   BOOST_TEST(tx::dtype(tx::make_darray(tx::make_ddim({1}), 1.5f)) == tx::DataType::kFloat32);
+  BOOST_TEST(tx::dtype(tx::make_darray(tx::make_ddim({1}), tx::bfloat16(1.5f))) ==
+             tx::DataType::kBFloat16);
+}
+
+BOOST_AUTO_TEST_CASE(bfloat16_darrays_hold_every_rank_and_convert_their_elements) {
+  tx::DArray x = tx::make_darray(tx::make_ddim({2, 3, 4, 5}), tx::bfloat16(0.5f));
+  BOOST_TEST(tx::dtype(x) == tx::DataType::kBFloat16);
+  BOOST_TEST(tx::rank(x) == 4);
+  x[tx::make_ddim({1, 2, 3, 4})] = 1.0 / 3.0;  // rounded once to bfloat16: 0x3eab
+  const auto typed = x.as<tx::bfloat16, 4>();
+  BOOST_TEST(typed(1, 2, 3, 4).bits() == 0x3eab);
+  BOOST_TEST(static_cast<double>(x[tx::make_ddim({0, 0, 0, 0})]) == 0.5);
+  std::ostringstream printed;
+  printed << tx::make_darray(tx::make_ddim({3}), tx::bfloat16(1.0f));
+  BOOST_TEST(printed.str() == "DArray<bfloat16, (3)> on CpuPlace");
+  BOOST_CHECK_EXCEPTION((x.as<tx::float16, 4>()), tx::TypeError,
+                        tx::testing::message_has({"Array<float16, 4>", "Array<bfloat16, 4>"}));
+  tx::visit_floating([](auto& a) { a = a * 2.0f; }, x);
+  BOOST_TEST(static_cast<double>(x[tx::make_ddim({1, 1, 1, 1})]) == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(visit_floating_instantiates_the_body_for_floating_point_arrays_only) {

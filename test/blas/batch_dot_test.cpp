@@ -69,6 +69,7 @@ BOOST_AUTO_TEST_CASE(batches_in_every_transpose_combination) {
   check_every_transpose<float>(rng);
   check_every_transpose<double>(rng);
   check_every_transpose<tx::float16>(rng);
+  check_every_transpose<tx::bfloat16>(rng);
 }
 
 BOOST_AUTO_TEST_CASE(a_batch_of_one_serves_every_matrix) {

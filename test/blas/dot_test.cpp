@@ -61,11 +61,12 @@ BOOST_AUTO_TEST_CASE(matrix_products_in_every_transpose_combination) {
   check_every_transpose<double>(rng);
 }
 
-BOOST_AUTO_TEST_CASE(float16_accumulates_in_float) {
+BOOST_AUTO_TEST_CASE(two_byte_floats_accumulate_in_float) {
   auto rng = tx::testing::make_rng(502);
   for (bool transpose_a : {false, true}) {
     for (bool transpose_b : {false, true}) {
       check_product<tx::float16>(13, 33, 7, transpose_a, transpose_b, rng);
+      check_product<tx::bfloat16>(13, 33, 7, transpose_a, transpose_b, rng);
     }
   }
 }

@@ -19,7 +19,7 @@ using tx::testing::random_array;
 
 namespace {
 
-using FloatTypes = boost::mpl::list<float, double, tx::float16>;
+using FloatTypes = boost::mpl::list<float, double, tx::float16, tx::bfloat16>;
 
 enum class Act { kIdentity, kRelu, kGelu };
 
@@ -68,7 +68,7 @@ void check_fused_passes(std::uint64_t passes) {
   }
 }
 
-// The product tolerance plus the float16 rounding of the bias sum.
+// The product tolerance plus the two-byte rounding of the bias sum.
 template <class T>
 double fused_tolerance(index_t k) {
   return tx::testing::product_tolerance<T>(k) + tx::testing::tolerance<T>();

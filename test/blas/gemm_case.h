@@ -25,13 +25,14 @@
 #include "tensorx/array/global_ops.h"
 #include "tensorx/blas/gemm.h"
 #include "tensorx/blas/trans.h"
+#include "tensorx/core/bfloat16.h"
 #include "tensorx/core/float16.h"
 
 namespace tensorx {
 namespace testing {
 
 /// The element types gemm multiplies.
-using GemmTypes = boost::mpl::list<float, double, float16>;
+using GemmTypes = boost::mpl::list<float, double, float16, bfloat16>;
 
 /// How a matrix lies in the array it is a view of.
 enum class Layout {
@@ -225,13 +226,15 @@ Expected reference_gemm(Trans trans_a, Trans trans_b, double alpha, const Array<
 }
 
 /// How far a result may be from the reference, relative to the magnitude of its terms: a few
-/// roundings per term in the accumulation type, plus the final rounding of a float16 result.
+/// roundings per term in the accumulation type, plus the final rounding of a two-byte result.
 template <class T>
 double allowed_error(double magnitude, double value, index_t inner) {
   using Accumulator = std::conditional_t<std::is_same_v<T, double>, double, float>;
   const double accumulation = static_cast<double>(std::numeric_limits<Accumulator>::epsilon()) *
                               static_cast<double>(inner + 4) * magnitude;
-  const double rounding = std::is_same_v<T, float16> ? std::ldexp(std::abs(value), -10) : 0.0;
+  const double rounding = std::is_same_v<T, float16>    ? std::ldexp(std::abs(value), -10)
+                          : std::is_same_v<T, bfloat16> ? std::ldexp(std::abs(value), -7)
+                                                        : 0.0;
   return accumulation + rounding + 1e-300;
 }
 

@@ -138,7 +138,7 @@ BOOST_AUTO_TEST_CASE(element_types_must_agree_and_be_floating_point) {
   const auto i = tx::ones<std::int32_t>(tx::make_dim(2, 2));
   BOOST_CHECK_EXCEPTION(
       tx::gemm(Trans::kNo, Trans::kNo, 1, tx::DArray(i), tx::DArray(i), 0, tx::DArray(i)),
-      tx::TypeError, message_has({"float32, float64 or float16", "not int32"}));
+      tx::TypeError, message_has({"float32, float64, float16 or bfloat16", "not int32"}));
 }
 
 BOOST_AUTO_TEST_CASE(darrays_of_the_wrong_rank_throw_type_error) {

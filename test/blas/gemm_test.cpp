@@ -134,13 +134,15 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(an_output_that_is_also_an_input_reads_the_old_valu
   }
 }
 
-BOOST_AUTO_TEST_CASE(float16_accumulates_in_float) {
+using TwoByteFloats = boost::mpl::list<tx::float16, tx::bfloat16>;
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(two_byte_floats_accumulate_in_float, T, TwoByteFloats) {
   // A sum of 4097 ones: a float16 running sum sticks at 2048 (2048 + 1 rounds back to 2048), a
-  // float sum reaches 4097, which rounds once to the float16 4096.
+  // bfloat16 one at 256, a float sum reaches 4097, which rounds once to 4096 in both types.
   const tx::index_t k = 4097;
-  const auto a = tx::testing::on_test_place(tx::ones<tx::float16>(tx::make_dim(1, k)));
-  const auto b = tx::testing::on_test_place(tx::ones<tx::float16>(tx::make_dim(k, 1)));
-  const auto c = tx::testing::on_test_place(tx::zeros<tx::float16>(tx::make_dim(1, 1)));
+  const auto a = tx::testing::on_test_place(tx::ones<T>(tx::make_dim(1, k)));
+  const auto b = tx::testing::on_test_place(tx::ones<T>(tx::make_dim(k, 1)));
+  const auto c = tx::testing::on_test_place(tx::zeros<T>(tx::make_dim(1, 1)));
   tx::gemm(Trans::kNo, Trans::kNo, 1.0f, a, b, 0.0f, c);
   BOOST_TEST(static_cast<float>(c.item()) == 4096.0f);
 }

@@ -33,6 +33,7 @@ const Expected kExpected[] = {
     {DataType::kFloat16, 2, typeid(tx::float16), 2, "float16"},
     {DataType::kInt32, 3, typeid(std::int32_t), 4, "int32"},
     {DataType::kInt64, 4, typeid(std::int64_t), 8, "int64"},
+    {DataType::kBFloat16, 5, typeid(tx::bfloat16), 2, "bfloat16"},
 };
 
 const DataType kInvalid = static_cast<DataType>(99);
@@ -53,14 +54,15 @@ BOOST_AUTO_TEST_CASE(data_type_of_names_each_supported_type) {
   static_assert(tx::data_type_of<tx::float16>() == DataType::kFloat16);
   static_assert(tx::data_type_of<std::int32_t>() == DataType::kInt32);
   static_assert(tx::data_type_of<std::int64_t>() == DataType::kInt64);
+  static_assert(tx::data_type_of<tx::bfloat16>() == DataType::kBFloat16);
   BOOST_TEST((tx::data_type_of<tx::float16>() == DataType::kFloat16));
 }
 
-BOOST_AUTO_TEST_CASE(only_the_five_element_types_are_supported) {
-  static_assert(tx::is_supported_element_v<float> && tx::is_supported_element_v<double> &&
-                tx::is_supported_element_v<tx::float16> &&
-                tx::is_supported_element_v<std::int32_t> &&
-                tx::is_supported_element_v<std::int64_t>);
+BOOST_AUTO_TEST_CASE(only_the_six_element_types_are_supported) {
+  static_assert(
+      tx::is_supported_element_v<float> && tx::is_supported_element_v<double> &&
+      tx::is_supported_element_v<tx::float16> && tx::is_supported_element_v<tx::bfloat16> &&
+      tx::is_supported_element_v<std::int32_t> && tx::is_supported_element_v<std::int64_t>);
   static_assert(
       !tx::is_supported_element_v<bool> && !tx::is_supported_element_v<char> &&
       !tx::is_supported_element_v<std::uint8_t> && !tx::is_supported_element_v<std::uint32_t> &&

@@ -72,6 +72,9 @@ double value(double x) {
 double value(tx::float16 x) {
   return static_cast<float>(x);
 }
+double value(tx::bfloat16 x) {
+  return static_cast<float>(x);
+}
 
 /// c += a * b + a over sizes around the vector width V: no tail, a tail of V - 1, shorter than
 /// one vector, and large enough for every block of the grid to loop.
@@ -325,6 +328,11 @@ BOOST_AUTO_TEST_CASE(dense_double_runs_in_16_byte_vectors_with_a_scalar_tail) {
 BOOST_AUTO_TEST_CASE(dense_float16_runs_in_16_byte_vectors_computed_in_float) {
   std::mt19937_64 rng(4);
   check_dense_vector_path<tx::float16>(rng);
+}
+
+BOOST_AUTO_TEST_CASE(dense_bfloat16_runs_in_16_byte_vectors_computed_in_float) {
+  std::mt19937_64 rng(6);
+  check_dense_vector_path<tx::bfloat16>(rng);
 }
 
 BOOST_AUTO_TEST_CASE(dense_int32_runs_in_16_byte_vectors_exactly) {

@@ -44,6 +44,8 @@ BOOST_AUTO_TEST_CASE(one_assignment_is_one_pass_on_random_shapes_and_types) {
     check_triad<double, 3>(rng);
     check_triad<float, 4>(rng);
     check_triad<tx::float16, 2>(rng);
+    check_triad<tx::bfloat16, 2>(rng);
+    check_triad<tx::bfloat16, 3>(rng);
     check_triad<std::int32_t, 3>(rng);
     check_triad<std::int64_t, 1>(rng);
   }

@@ -19,7 +19,7 @@ using tx::testing::Values;
 
 namespace {
 
-using ElementTypes = boost::mpl::list<float, double, tx::float16, std::int32_t>;
+using ElementTypes = boost::mpl::list<float, double, tx::float16, tx::bfloat16, std::int32_t>;
 
 // Levels in steps of 0.5 (or 1 for integers) make equal operands frequent.
 template <class T>

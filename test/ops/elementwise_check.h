@@ -28,7 +28,7 @@ struct Tolerance {
 };
 
 /// Results are computed in the compute type and stored in T: float16 loses up to half an ulp
-/// (2^-11) on the way; integers are exact.
+/// (2^-11) on the way, bfloat16 up to 2^-9; integers are exact.
 template <class T>
 Tolerance tolerance_of() {
   if constexpr (std::is_same_v<T, float>) {
@@ -37,6 +37,8 @@ Tolerance tolerance_of() {
     return {1e-12, 1e-14};
   } else if constexpr (std::is_same_v<T, float16>) {
     return {1e-3, 1e-4};
+  } else if constexpr (std::is_same_v<T, bfloat16>) {
+    return {4e-3, 4e-4};
   } else {
     return {0.0, 0.0};
   }
@@ -150,10 +152,14 @@ constexpr bool runs_in_simd() {
   return detail::plan_vectorizable<Plan, compute_t<typename E::value_type>>();
 }
 
-/// Whether xsimd has batches of T's compute type on this target (float16 computes in float but
-/// is stored in two bytes, so it never runs in batches).
+/// Whether the CPU engine runs expressions of T in SIMD batches on this target: where xsimd has
+/// batches of T itself, and for bfloat16 on x86, whose registers widen and narrow it (float16
+/// computes in float but converts lane by lane, so it never runs in batches).
 template <class T>
 constexpr bool has_simd_batches() {
+#if TENSORX_HAS_SIMD && defined(__SSE2__)
+  if constexpr (std::is_same_v<T, bfloat16>) return true;
+#endif
 #if TENSORX_HAS_SIMD
   return !std::is_void_v<detail::simd_batch_t<T>>;
 #else

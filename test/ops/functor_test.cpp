@@ -69,7 +69,7 @@ double reference_smooth_l1_grad(double x, double sigma) {
   return std::abs(x) < 1 / sigma2 ? sigma2 * x : (x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0);
 }
 
-using RealTypes = boost::mpl::list<float, double, tx::float16>;
+using RealTypes = boost::mpl::list<float, double, tx::float16, tx::bfloat16>;
 
 }  // namespace
 
@@ -172,8 +172,8 @@ BOOST_AUTO_TEST_CASE(a_large_composite_expression_is_one_pass) {
           tx::testing::on_host(a), tx::testing::on_host(b), tx::testing::on_host(bias)));
 }
 
-// cast<U> between every pair of float, double, float16 and int32: the value converted as
-// static_cast would, through float for float16.
+// cast<U> between every pair of float, double, float16, bfloat16 and int32: the value converted as
+// static_cast would, through float for the two-byte types.
 template <class From, class To>
 void check_cast(std::mt19937_64& rng) {
   const Values<From> values(-300.0, 300.0);
@@ -200,6 +200,7 @@ void check_casts_from(std::mt19937_64& rng) {
   check_cast<From, float>(rng);
   check_cast<From, double>(rng);
   check_cast<From, tx::float16>(rng);
+  check_cast<From, tx::bfloat16>(rng);
   check_cast<From, std::int32_t>(rng);
 }
 
@@ -208,6 +209,7 @@ BOOST_AUTO_TEST_CASE(cast_converts_between_element_types) {
   check_casts_from<float>(rng);
   check_casts_from<double>(rng);
   check_casts_from<tx::float16>(rng);
+  check_casts_from<tx::bfloat16>(rng);
   check_casts_from<std::int32_t>(rng);
 }
 

@@ -20,7 +20,7 @@ using tx::testing::Values;
 
 namespace {
 
-using RealTypes = boost::mpl::list<float, double, tx::float16>;
+using RealTypes = boost::mpl::list<float, double, tx::float16, tx::bfloat16>;
 using IntegerTypes = boost::mpl::list<std::int32_t, std::int64_t>;
 
 double reference_maximum(double a, double b) {

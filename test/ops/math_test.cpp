@@ -16,7 +16,7 @@ using tx::testing::check_function;
 using tx::testing::Values;
 
 namespace {
-using RealTypes = boost::mpl::list<float, double, tx::float16>;
+using RealTypes = boost::mpl::list<float, double, tx::float16, tx::bfloat16>;
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(ops_math)

@@ -87,6 +87,7 @@ BOOST_AUTO_TEST_CASE(run_time_axes_of_every_rank_and_element_type) {
   each_type(2.0f);
   each_type(2.0);
   each_type(tx::float16(2.0f));
+  each_type(tx::bfloat16(2.0f));
   each_type(std::int32_t{2});
   each_type(std::int64_t{2});
 }

@@ -112,13 +112,17 @@ Array<double, N> reference_reduce(const Array<double, N>& values, unsigned mask,
 template <class T>
 double storage_tolerance() {
   if constexpr (std::is_same_v<T, float16>) return 1e-3;
+  if constexpr (std::is_same_v<T, bfloat16>) return 4e-3;
   if constexpr (std::is_same_v<T, float>) return 2e-7;
   if constexpr (std::is_same_v<T, double>) return 1e-15;
   return 0.0;
 }
 template <class T>
 double accumulation_tolerance() {
-  if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, float>) return 64 * 0x1p-24;
+  if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16> ||
+                std::is_same_v<T, float>) {
+    return 64 * 0x1p-24;
+  }
   if constexpr (std::is_same_v<T, double>) return 64 * 0x1p-53;
   return 0.0;
 }

@@ -1,6 +1,8 @@
 // What reductions compute at the edges: NaN through max, min, argmax and sums; empty reductions
-// (0, 1, NaN, or ShapeError where no identity exists); axes of extent 1; float16 accumulated in
-// float; integers in their own type; and a float sum of 2^24 elements within a few epsilons.
+// (0, 1, NaN, or ShapeError where no identity exists); axes of extent 1; float16 and bfloat16
+// accumulated in float; integers in their own type; and a float sum of 2^24 elements within a few
+// epsilons.
+#include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -152,22 +154,26 @@ BOOST_AUTO_TEST_CASE(every_element_type) {
   check_element_type<float>(rng, -1.0, 1.0);
   check_element_type<double>(rng, -1.0, 1.0);
   check_element_type<tx::float16>(rng, -4.0, 4.0);
+  check_element_type<tx::bfloat16>(rng, -4.0, 4.0);
   check_element_type<std::int32_t>(rng, -1000.0, 1000.0);
   check_element_type<std::int64_t>(rng, -1e12, 1e12);
   // Few distinct values: ties everywhere, the first position must win.
   check_element_type<std::int32_t>(rng, 0.0, 3.0);
   check_element_type<tx::float16>(rng, 0.0, 3.0);
+  check_element_type<tx::bfloat16>(rng, 0.0, 3.0);
 }
 
-BOOST_AUTO_TEST_CASE(float16_accumulates_in_float) {
-  // 4096 ones: float16 counts exactly only to 2048, float far beyond.
-  const auto ones = tx::testing::on_test_place(tx::ones<tx::float16>(tx::make_dim(2, 4096)));
-  tx::Array<tx::float16, 1> sums;
+using TwoByteFloats = boost::mpl::list<tx::float16, tx::bfloat16>;
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(two_byte_floats_accumulate_in_float, T, TwoByteFloats) {
+  // 4096 ones: float16 counts exactly only to 2048, bfloat16 to 256, float far beyond.
+  const auto ones = tx::testing::on_test_place(tx::ones<T>(tx::make_dim(2, 4096)));
+  tx::Array<T, 1> sums;
   sums = tx::sum<1>(ones);
   const auto host = tx::testing::on_host(sums);
   BOOST_TEST(static_cast<float>(host(0)) == 4096.0f);
   BOOST_TEST(static_cast<float>(host(1)) == 4096.0f);
-  tx::Array<tx::float16, 1> columns;
+  tx::Array<T, 1> columns;
   columns = tx::mean<0>(tx::transpose(ones));
   BOOST_TEST(static_cast<float>(tx::testing::on_host(columns)(0)) == 1.0f);
 }

@@ -9,6 +9,7 @@
 
 #include "support/test_place.h"
 #include "tensorx/array/array.h"
+#include "tensorx/core/bfloat16.h"
 #include "tensorx/core/float16.h"
 
 namespace tensorx {
@@ -51,6 +52,7 @@ Array<double, N> reference(const Dim<N>& dims, F&& f) {
 template <class T>
 double tolerance() {
   if constexpr (std::is_same_v<T, float16>) return 2e-3;
+  if constexpr (std::is_same_v<T, bfloat16>) return 8e-3;
   if constexpr (std::is_same_v<T, float>) return 2e-6;
   if constexpr (std::is_same_v<T, double>) return 1e-13;
   return 0.0;

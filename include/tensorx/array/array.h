@@ -31,9 +31,13 @@ struct divide;
 }  // namespace saver
 
 namespace detail {
+/// Whether an assignment checks that no operand reads the destination's memory through another
+/// index mapping (kCheck), or takes the caller's word for it (kVouched, tx::noalias).
+enum class Aliasing { kCheck, kVouched };
+
 // The assignment engine (engine/assign.h), which Array's operators hand every expression, and
 // every number they combine with the elements, to.
-template <class Saver, class TU, class T, int N, class E>
+template <class Saver, class TU, Aliasing kAliasing = Aliasing::kCheck, class T, int N, class E>
 void evaluate(Array<T, N>& dst, const E& e);
 template <class Saver, class TU, class T, int N>
 void evaluate_scalar(Array<T, N>& dst, T value);

@@ -1,6 +1,7 @@
 // DArray: an Array whose element type and rank are chosen at run time (after Majel). It IS a
 // boost::variant with one alternative per element type, each a variant of ranks 1..4: nesting keeps
-// every variant far inside Boost.Variant's 20-alternative limit and leaves room for new types.
+// every variant far inside Boost.Variant's 20-alternative limit (6 types x 4 ranks flat would be
+// 24) and leaves room for new types.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,7 @@
 #include "tensorx/array/array.h"
 #include "tensorx/array/global_ops.h"
 #include "tensorx/core/data_type.h"
-#include "tensorx/core/float16.h"
+#include "tensorx/core/narrow_float.h"
 #include "tensorx/shape/ddim.h"
 
 namespace tensorx {
@@ -25,13 +26,14 @@ constexpr int kMaxDArrayRank = 4;
 template <class T>
 using TypedDArray = boost::variant<Array<T, 1>, Array<T, 2>, Array<T, 3>, Array<T, 4>>;
 
-using DArrayVariant = boost::variant<TypedDArray<float>, TypedDArray<double>, TypedDArray<float16>,
-                                     TypedDArray<std::int32_t>, TypedDArray<std::int64_t>>;
+using DArrayVariant =
+    boost::variant<TypedDArray<float>, TypedDArray<double>, TypedDArray<float16>,
+                   TypedDArray<std::int32_t>, TypedDArray<std::int64_t>, TypedDArray<bfloat16>>;
 
-/// The DArray element type that a value of type V selects: float, double and float16 stand for
-/// themselves; an integer for the narrower of int32 and int64 that holds every value of its type
-/// (a 32-bit unsigned value selects int64). A 64-bit unsigned type selects itself, which no
-/// DArray holds: make_darray rejects it rather than change its values.
+/// The DArray element type that a value of type V selects: float, double, float16 and bfloat16
+/// stand for themselves; an integer for the narrower of int32 and int64 that holds every value of
+/// its type (a 32-bit unsigned value selects int64). A 64-bit unsigned type selects itself, which
+/// no DArray holds: make_darray rejects it rather than change its values.
 template <class V>
 using darray_element_t = std::conditional_t<
     std::is_integral_v<V>,
@@ -42,9 +44,7 @@ using darray_element_t = std::conditional_t<
 namespace detail {
 
 template <class T>
-constexpr bool is_darray_element_v =
-    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, float16> ||
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
+constexpr bool is_darray_element_v = is_supported_element_v<T>;
 
 /// "Array<float32, 2>": how errors name a typed array.
 inline std::string array_type_name(DataType type, int rank) {
@@ -83,7 +83,7 @@ class DArray : public DArrayVariant {
   DArray(const Array<T, N>& array)  // NOLINT(google-explicit-constructor): Majel's conversion.
       : DArrayVariant(TypedDArray<T>(array)) {
     static_assert(detail::is_darray_element_v<T>,
-                  "A DArray holds float, double, float16, int32 or int64 elements.");
+                  "A DArray holds float, double, float16, bfloat16, int32 or int64 elements.");
     static_assert(N >= 1 && N <= kMaxDArrayRank, "A DArray holds arrays of rank 1 to 4.");
   }
 
@@ -155,9 +155,9 @@ decltype(auto) visit(F&& f, X&& x, const Others&... others) {
                                      const DArrayVariant&, DArrayVariant&>>(x));
 }
 
-/// tx::visit for a body that only compiles for floating-point arrays (float, double, float16), such
-/// as `[](auto& a) { a = tx::exp(a); }`: the body is instantiated for those alone, and a DArray of
-/// integers throws TypeError naming its element type.
+/// tx::visit for a body that only compiles for floating-point arrays (float, double, float16,
+/// bfloat16), such as `[](auto& a) { a = tx::exp(a); }`: the body is instantiated for those alone,
+/// and a DArray of integers throws TypeError naming its element type.
 template <class F, class X, class... Others,
           class = std::enable_if_t<std::is_same_v<std::decay_t<X>, DArray>>>
 decltype(auto) visit_floating(F&& f, X&& x, const Others&... others) {
@@ -166,12 +166,12 @@ decltype(auto) visit_floating(F&& f, X&& x, const Others&... others) {
   return visit(
       [&](auto& array, auto&... rest) -> Result {
         using T = typename std::decay_t<decltype(array)>::value_type;
-        if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, float16>) {
+        if constexpr (is_floating_element_v<T>) {
           return f(array, rest...);
         } else {
           throw TypeError(
-              detail::message("tx::visit_floating visits arrays of float, double or "
-                              "float16 elements, but the DArray holds ",
+              detail::message("tx::visit_floating visits arrays of float, double, "
+                              "float16 or bfloat16 elements, but the DArray holds ",
                               data_type_of<T>()));
         }
       },
@@ -195,7 +195,7 @@ std::ostream& operator<<(std::ostream& out, const DArray& x);
 
 namespace detail {
 // The element access and creation of the compiled layer (src/array/darray.cpp), through which
-// the templates below work for any value type without visiting the 20 typed arrays in every
+// the templates below work for any value type without visiting the 24 typed arrays in every
 // translation unit. Integers travel as int64 (exactly), everything else as double (exactly for
 // every DArray element type but int64, which takes the integer path).
 double element_as_double(const DArray& x, const DDim& index);
@@ -235,8 +235,7 @@ class DArray::Element {
   Element(DArray array, DDim index) : array_(std::move(array)), index_(std::move(index)) {}
 
   /// Writes `value`, converted to the element type.
-  template <class V,
-            class = std::enable_if_t<std::is_arithmetic_v<V> || std::is_same_v<V, float16>>>
+  template <class V, class = std::enable_if_t<std::is_arithmetic_v<V> || is_narrow_float_v<V>>>
   Element& operator=(const V& value) {
     detail::set_element(array_, index_, detail::element_value(value));
     return *this;
@@ -272,13 +271,14 @@ inline DArray::Element DArray::operator[](const DDim& index) const {
 }
 
 /// A DArray of the given extent (rank 1..4) on `place`, every element `value`; the value's type
-/// picks the element type (float, double, float16, int32 or int64).
+/// picks the element type (float, double, float16, bfloat16, int32 or int64).
 template <class V>
 DArray make_darray(const DDim& dims, const V& value, const Place& place = CpuPlace()) {
   using T = darray_element_t<V>;
-  static_assert(detail::is_darray_element_v<T>,
-                "make_darray takes a float, double, float16 or integer value that int32 or int64 "
-                "holds exactly; convert a 64-bit unsigned value to int64_t or double first.");
+  static_assert(
+      detail::is_darray_element_v<T>,
+      "make_darray takes a float, double, float16, bfloat16 or integer value that int32 or "
+      "int64 holds exactly; convert a 64-bit unsigned value to int64_t or double first.");
   if constexpr (detail::is_darray_element_v<T>) {
     const DArray x = detail::make_uninitialised_darray(data_type_of<T>(), dims, place);
     detail::fill_darray(x, detail::element_value(static_cast<T>(value)));

@@ -13,10 +13,11 @@ namespace detail {
 /// The element-wise function a fused product applies after adding its bias.
 enum class GemmActivation { kIdentity, kRelu, kGelu };
 
-/// C = alpha * op(A) * op(B) + beta * C, written in place in C, for float32, float64 or float16
-/// matrices (float16 accumulates in float). Before any work: TypeError unless A, B and C share one
-/// of those element types, ShapeError naming all three shapes unless op(A) is M x K, op(B) K x N
-/// and C M x N, PlaceError unless all three are on one place. beta == 0 never reads C.
+/// C = alpha * op(A) * op(B) + beta * C, written in place in C, for float32, float64, float16 or
+/// bfloat16 matrices (the two-byte types accumulate in float). Before any work: TypeError unless A,
+/// B and C share one of those element types, ShapeError naming all three shapes unless op(A) is M x
+/// K, op(B) K x N and C M x N, PlaceError unless all three are on one place. beta == 0 never reads
+/// C.
 void gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, const MatrixRef& b,
           double beta, const MatrixRef& c);
 

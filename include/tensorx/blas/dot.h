@@ -11,9 +11,9 @@
 namespace tensorx {
 
 /// The product of a and b, each a matrix (rank 2) or a vector (rank 1), of one element type
-/// (float, double, float16): (M, K) x (K, N) -> (M, N), (M, K) x (K) -> (M), (K) x (K, N) -> (N),
-/// (K) x (K) -> the rank-0 inner product. Transposed operands (tx::transpose of an array) become
-/// BLAS transpose flags; other expressions are materialised first. Evaluating it throws
+/// (float, double, float16, bfloat16): (M, K) x (K, N) -> (M, N), (M, K) x (K) -> (M), (K) x (K, N)
+/// -> (N), (K) x (K) -> the rank-0 inner product. Transposed operands (tx::transpose of an array)
+/// become BLAS transpose flags; other expressions are materialised first. Evaluating it throws
 /// ShapeError naming both shapes when the inner extents differ, PlaceError for mixed places.
 template <class L, class R, class = std::enable_if_t<is_expression_v<L> && is_expression_v<R>>>
 DotExp<L, R, false> dot(const L& a, const R& b) {

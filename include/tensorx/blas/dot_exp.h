@@ -9,7 +9,7 @@
 
 #include "tensorx/array/array.h"
 #include "tensorx/core/error.h"
-#include "tensorx/core/float16.h"
+#include "tensorx/core/narrow_float.h"
 #include "tensorx/engine/materialise.h"
 #include "tensorx/expr/eval_context.h"
 #include "tensorx/expr/exp.h"
@@ -23,10 +23,8 @@ template <class L, class R, bool kBatched>
 class DotExp : public Exp<DotExp<L, R, kBatched>> {
   static_assert(std::is_same_v<typename L::value_type, typename R::value_type>,
                 "tx::dot needs operands of one element type; convert one with tx::cast<T>(...).");
-  static_assert(std::is_same_v<typename L::value_type, float> ||
-                    std::is_same_v<typename L::value_type, double> ||
-                    std::is_same_v<typename L::value_type, float16>,
-                "tx::dot multiplies float, double or float16 operands.");
+  static_assert(is_floating_element_v<typename L::value_type>,
+                "tx::dot multiplies float, double, float16 or bfloat16 operands.");
   static_assert(kBatched || (L::rank >= 1 && L::rank <= 2 && R::rank >= 1 && R::rank <= 2),
                 "tx::dot takes matrices (rank 2) and vectors (rank 1); use tx::batch_dot for "
                 "batches of matrices.");

@@ -9,14 +9,14 @@
 #include "tensorx/blas/compiled_gemm.h"
 #include "tensorx/blas/matrix_ref.h"
 #include "tensorx/blas/trans.h"
-#include "tensorx/core/float16.h"
+#include "tensorx/core/narrow_float.h"
 
 namespace tensorx {
 
-/// The type of alpha and beta for matrices of T: T itself, but float for float16, whose products
-/// accumulate in float.
+/// The type of alpha and beta for matrices of T: T itself, but float for float16 and bfloat16,
+/// whose products accumulate in float.
 template <class T>
-using gemm_scalar_t = std::conditional_t<std::is_same_v<T, float16>, float, T>;
+using gemm_scalar_t = std::conditional_t<is_narrow_float_v<T>, float, T>;
 
 namespace detail {
 
@@ -27,9 +27,8 @@ template <class TA, class TB, class TC, class Alpha, class Beta>
 constexpr void check_typed_gemm() {
   static_assert(std::is_same_v<TA, TB> && std::is_same_v<TA, TC>,
                 "tx::gemm needs A, B and C of one element type; convert one with tx::cast.");
-  static_assert(
-      std::is_same_v<TA, float> || std::is_same_v<TA, double> || std::is_same_v<TA, float16>,
-      "tx::gemm multiplies float, double or float16 matrices.");
+  static_assert(is_floating_element_v<TA>,
+                "tx::gemm multiplies float, double, float16 or bfloat16 matrices.");
   static_assert(std::is_arithmetic_v<Alpha> && std::is_arithmetic_v<Beta>,
                 "tx::gemm takes alpha and beta as plain numbers.");
 }
@@ -42,7 +41,7 @@ double gemm_scalar(Scalar value) {
 }  // namespace detail
 
 /// C = alpha * op(A) * op(B) + beta * C with op(A) M x K, op(B) K x N and C M x N, all on one
-/// place and of one element type (float, double or float16; alpha and beta are rounded to
+/// place and of one element type (float, double, float16 or bfloat16; alpha and beta rounded to
 /// gemm_scalar_t). C is written in place, any strides; beta == 0 ignores what C held (NaN
 /// included). Throws ShapeError naming the three shapes, PlaceError when the places differ.
 template <class TA, class TB, class TC, class Alpha, class Beta>
@@ -65,8 +64,8 @@ void batch_gemm(Trans trans_a, Trans trans_b, Alpha alpha, const Array<TA, 3>& a
 }
 
 /// gemm on DArrays, dispatched on the element type at run time (src/blas/darray_gemm.cpp):
-/// rank-2 float, double or float16 arrays of one element type, else TypeError; then the checks of
-/// the typed gemm.
+/// rank-2 float, double, float16 or bfloat16 arrays of one element type, else TypeError; then the
+/// checks of the typed gemm.
 void gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b, double beta,
           const DArray& c);
 

@@ -1,20 +1,20 @@
-// The type an element type computes in: float16 (and every other storage-only type) is stored in
+// The type an element type computes in: float16 and bfloat16 (the narrow floats) are stored in
 // two bytes but computed in float, so engines, reducers and functors work on compute_t<T> and
 // round back with to_storage<T> only when they store.
 #pragma once
 
+#include <type_traits>
+
+#include "tensorx/core/bfloat16.h"
 #include "tensorx/core/config.h"
 #include "tensorx/core/float16.h"
+#include "tensorx/core/narrow_float.h"
 
 namespace tensorx {
 
 template <class T>
 struct compute_type {
-  using type = T;
-};
-template <>
-struct compute_type<float16> {
-  using type = float;
+  using type = std::conditional_t<is_narrow_float_v<T>, float, T>;
 };
 template <class T>
 using compute_t = typename compute_type<T>::type;

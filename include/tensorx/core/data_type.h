@@ -10,17 +10,20 @@
 #include <type_traits>
 #include <utility>
 
+#include "tensorx/core/bfloat16.h"
 #include "tensorx/core/error.h"
 #include "tensorx/core/float16.h"
 
 namespace tensorx {
 
-/// The element types tensorx supports, in the order of kAllDataTypes.
-enum class DataType { kFloat32, kFloat64, kFloat16, kInt32, kInt64 };
+/// The element types tensorx supports, in the order of kAllDataTypes (new types go last, so that
+/// the values of the others never change).
+enum class DataType { kFloat32, kFloat64, kFloat16, kInt32, kInt64, kBFloat16 };
 
 /// Every DataType, for code that must visit them all.
-inline constexpr std::array<DataType, 5> kAllDataTypes = {
-    DataType::kFloat32, DataType::kFloat64, DataType::kFloat16, DataType::kInt32, DataType::kInt64};
+inline constexpr std::array<DataType, 6> kAllDataTypes = {DataType::kFloat32, DataType::kFloat64,
+                                                          DataType::kFloat16, DataType::kInt32,
+                                                          DataType::kInt64,   DataType::kBFloat16};
 
 /// An empty value that carries a type, so that a generic lambda can receive it as an argument.
 template <class T>
@@ -54,6 +57,11 @@ struct ElementInfo<float16> : SupportedElement {
   static constexpr std::string_view kName = "float16";
 };
 template <>
+struct ElementInfo<bfloat16> : SupportedElement {
+  static constexpr DataType kDataType = DataType::kBFloat16;
+  static constexpr std::string_view kName = "bfloat16";
+};
+template <>
 struct ElementInfo<std::int32_t> : SupportedElement {
   static constexpr DataType kDataType = DataType::kInt32;
   static constexpr std::string_view kName = "int32";
@@ -72,7 +80,8 @@ struct ElementInfo<std::int64_t> : SupportedElement {
 
 }  // namespace detail
 
-/// True for exactly float, double, float16, std::int32_t and std::int64_t (not cv-qualified).
+/// True for exactly float, double, float16, bfloat16, std::int32_t and std::int64_t (not
+/// cv-qualified).
 template <class T>
 inline constexpr bool is_supported_element_v = detail::ElementInfo<T>::kSupported;
 
@@ -80,8 +89,8 @@ inline constexpr bool is_supported_element_v = detail::ElementInfo<T>::kSupporte
 template <class T>
 constexpr DataType data_type_of() {
   static_assert(is_supported_element_v<T>,
-                "tensorx elements are float, double, float16, std::int32_t or std::int64_t; this "
-                "type is none of them.");
+                "tensorx elements are float, double, float16, bfloat16, std::int32_t or "
+                "std::int64_t; this type is none of them.");
   return detail::ElementInfo<T>::kDataType;
 }
 
@@ -100,6 +109,8 @@ constexpr decltype(auto) type_switch(DataType type, F&& f) {
       return std::forward<F>(f)(TypeTag<std::int32_t>{});
     case DataType::kInt64:
       return std::forward<F>(f)(TypeTag<std::int64_t>{});
+    case DataType::kBFloat16:
+      return std::forward<F>(f)(TypeTag<bfloat16>{});
   }
   detail::throw_invalid_data_type(type);
 }
@@ -115,8 +126,8 @@ constexpr bool is_integer(DataType type) {
                      [](auto tag) { return std::is_integral_v<typename decltype(tag)::type>; });
 }
 
-/// "float32", "float64", "float16", "int32" or "int64". Throws TypeError for a value that is not
-/// a DataType.
+/// "float32", "float64", "float16", "int32", "int64" or "bfloat16". Throws TypeError for a value
+/// that is not a DataType.
 constexpr std::string_view name(DataType type) {
   return type_switch(
       type, [](auto tag) { return detail::ElementInfo<typename decltype(tag)::type>::kName; });
@@ -136,8 +147,9 @@ inline DataType data_type_from_name(std::string_view text) {
   for (DataType type : kAllDataTypes) {
     if (name(type) == text) return type;
   }
-  throw TypeError(detail::message("unknown element type name '", text,
-                                  "'; expected float32, float64, float16, int32 or int64"));
+  throw TypeError(
+      detail::message("unknown element type name '", text,
+                      "'; expected float32, float64, float16, bfloat16, int32 or int64"));
 }
 
 }  // namespace tensorx

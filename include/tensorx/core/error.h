@@ -35,6 +35,12 @@ class TypeError : public Error {
   using Error::Error;
 };
 
+/// An argument value that an operation cannot take (tx::arange with a zero step, say); the message
+/// names the value.
+class ValueError : public Error {
+  using Error::Error;
+};
+
 /// A device that is missing, not usable, or not compiled in.
 class DeviceError : public Error {
   using Error::Error;

@@ -4,12 +4,12 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <limits>
-#include <ostream>
 #include <type_traits>
 
 #include "tensorx/core/config.h"
+#include "tensorx/core/float_bits.h"
+#include "tensorx/core/narrow_float.h"
 
 #if defined(__CUDACC__)
 #include <cuda_fp16.h>
@@ -21,80 +21,11 @@ class float16;
 
 namespace detail {
 
-TENSORX_HOST_DEVICE inline std::uint32_t bits_of(float value) {
-#if TENSORX_DEVICE_CODE
-  return __float_as_uint(value);
-#else
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-#endif
-}
-
-TENSORX_HOST_DEVICE inline std::uint64_t bits_of(double value) {
-#if TENSORX_DEVICE_CODE
-  return static_cast<std::uint64_t>(__double_as_longlong(value));
-#else
-  std::uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-#endif
-}
-
-TENSORX_HOST_DEVICE inline float float_from_bits(std::uint32_t bits) {
-#if TENSORX_DEVICE_CODE
-  return __uint_as_float(bits);
-#else
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-#endif
-}
-
-/// Rounds a binary floating-point number, given as its bit pattern, to the nearest binary16 bit
-/// pattern, ties to even. Rounding once from the source format is what makes the double
-/// conversion exact: going through float first would round twice.
-template <int kMantissaBits, int kExponentBits, class Bits>
-TENSORX_HOST_DEVICE inline std::uint16_t round_to_half_bits(Bits bits) {
-  constexpr int kBias = (1 << (kExponentBits - 1)) - 1;
-  constexpr int kExponentAllOnes = (1 << kExponentBits) - 1;
-  constexpr Bits kMantissaMask = (Bits(1) << kMantissaBits) - 1;
-
-  const auto sign = static_cast<std::uint16_t>((bits >> (kMantissaBits + kExponentBits)) << 15);
-  const int exponent_field = static_cast<int>((bits >> kMantissaBits) & Bits(kExponentAllOnes));
-  const Bits mantissa = bits & kMantissaMask;
-  if (exponent_field == kExponentAllOnes) {
-    if (mantissa == 0) return static_cast<std::uint16_t>(sign | 0x7c00u);
-    // A NaN keeps its sign and top payload bits and becomes quiet, so it can never turn into inf.
-    return static_cast<std::uint16_t>(sign | 0x7e00u | (mantissa >> (kMantissaBits - 10)));
-  }
-  // The value lies in [2^exponent, 2^(exponent + 1)). Below 2^-25 (half the smallest binary16
-  // subnormal) everything rounds to a signed zero; this covers every float and double subnormal.
-  const int exponent = exponent_field - kBias;
-  if (exponent_field == 0 || exponent < -25) return sign;
-  if (exponent > 15) return static_cast<std::uint16_t>(sign | 0x7c00u);
-
-  // Drop the significand bits below the binary16 quantum: 2^(exponent - 10) for normals and the
-  // fixed 2^-24 for subnormals. shift is between kMantissaBits - 10 and kMantissaBits + 1.
-  const Bits significand = mantissa | (Bits(1) << kMantissaBits);
-  const int shift = exponent < -14 ? kMantissaBits - 24 - exponent : kMantissaBits - 10;
-  Bits kept = significand >> shift;
-  const Bits rest = significand & ((Bits(1) << shift) - 1);
-  const Bits halfway = Bits(1) << (shift - 1);
-  if (rest > halfway || (rest == halfway && (kept & 1) != 0)) ++kept;
-
-  // A subnormal that rounds up to 1024 is exactly the encoding of the smallest normal. For normals
-  // kept holds the implicit leading bit (1024), hence exponent + 14 rather than + 15; a carry out
-  // of the fraction moves into the exponent field, and past 65504 it lands on infinity (0x7c00).
-  if (exponent < -14) return static_cast<std::uint16_t>(sign | kept);
-  return static_cast<std::uint16_t>(sign | ((static_cast<Bits>(exponent + 14) << 10) + kept));
-}
-
 TENSORX_HOST_DEVICE inline std::uint16_t float_to_half_bits(float value) {
 #if TENSORX_DEVICE_CODE
   return __half_as_ushort(__float2half_rn(value));
 #else
-  return round_to_half_bits<23, 8>(bits_of(value));
+  return round_to_narrow_bits<Binary16, Binary32>(bits_of(value));
 #endif
 }
 
@@ -102,7 +33,7 @@ TENSORX_HOST_DEVICE inline std::uint16_t double_to_half_bits(double value) {
 #if TENSORX_DEVICE_CODE
   return __half_as_ushort(__double2half(value));
 #else
-  return round_to_half_bits<52, 11>(bits_of(value));
+  return round_to_narrow_bits<Binary16, Binary64>(bits_of(value));
 #endif
 }
 
@@ -125,17 +56,10 @@ TENSORX_HOST_DEVICE inline float half_bits_to_float(std::uint16_t bits) {
 #endif
 }
 
-// The type `float16 op T` computes in; absent, so that the compound operators drop out, for any
-// other operand (long double included: no float16 constructor takes it).
-template <class T>
-using CompoundType = std::enable_if_t<std::is_same_v<T, float16> || std::is_integral_v<T> ||
-                                          std::is_same_v<T, float> || std::is_same_v<T, double>,
-                                      std::conditional_t<std::is_same_v<T, double>, double, float>>;
-
 }  // namespace detail
 
 /// IEEE 754 binary16.
-class float16 {
+class float16 : public detail::NarrowFloat<float16> {
  public:
   /// +0. A constexpr constructor, so that nvcc still accepts float16 in __shared__ memory (which
   /// it leaves uninitialised, as for every type).
@@ -161,54 +85,6 @@ class float16 {
   /// Exact. Implicit, so that a float16 mixed with a float or double computes in that type.
   TENSORX_HOST_DEVICE operator float() const { return detail::half_bits_to_float(bits_); }
 
-  // Each result is computed in float and rounded once to float16. Float's 24 bits are at least
-  // 2 * 11 + 2, so this equals the correctly rounded binary16 operation (no double rounding).
-  friend TENSORX_HOST_DEVICE float16 operator+(float16 a, float16 b) {
-    return float16(float(a) + float(b));
-  }
-  friend TENSORX_HOST_DEVICE float16 operator-(float16 a, float16 b) {
-    return float16(float(a) - float(b));
-  }
-  friend TENSORX_HOST_DEVICE float16 operator*(float16 a, float16 b) {
-    return float16(float(a) * float(b));
-  }
-  friend TENSORX_HOST_DEVICE float16 operator/(float16 a, float16 b) {
-    return float16(float(a) / float(b));
-  }
-
-  /// Negation flips the sign bit only, so it is exact for every value, zeros and NaNs included.
-  TENSORX_HOST_DEVICE constexpr float16 operator-() const {
-    return from_bits(static_cast<std::uint16_t>(bits_ ^ 0x8000u));
-  }
-  TENSORX_HOST_DEVICE constexpr float16 operator+() const { return *this; }
-
-  /// `h op= x` for a float16, an integer, a float or a double x: computes in the type `h op x`
-  /// has (float, or double for a double x) and rounds the result back to float16.
-  template <class T, class Wide = detail::CompoundType<T>>
-  TENSORX_HOST_DEVICE float16& operator+=(T rhs) {
-    return *this = float16(static_cast<Wide>(*this) + static_cast<Wide>(rhs));
-  }
-  template <class T, class Wide = detail::CompoundType<T>>
-  TENSORX_HOST_DEVICE float16& operator-=(T rhs) {
-    return *this = float16(static_cast<Wide>(*this) - static_cast<Wide>(rhs));
-  }
-  template <class T, class Wide = detail::CompoundType<T>>
-  TENSORX_HOST_DEVICE float16& operator*=(T rhs) {
-    return *this = float16(static_cast<Wide>(*this) * static_cast<Wide>(rhs));
-  }
-  template <class T, class Wide = detail::CompoundType<T>>
-  TENSORX_HOST_DEVICE float16& operator/=(T rhs) {
-    return *this = float16(static_cast<Wide>(*this) / static_cast<Wide>(rhs));
-  }
-
-  // Compared as floats: NaN is unordered and unequal to itself, +0 equals -0.
-  friend TENSORX_HOST_DEVICE bool operator==(float16 a, float16 b) { return float(a) == float(b); }
-  friend TENSORX_HOST_DEVICE bool operator!=(float16 a, float16 b) { return float(a) != float(b); }
-  friend TENSORX_HOST_DEVICE bool operator<(float16 a, float16 b) { return float(a) < float(b); }
-  friend TENSORX_HOST_DEVICE bool operator<=(float16 a, float16 b) { return float(a) <= float(b); }
-  friend TENSORX_HOST_DEVICE bool operator>(float16 a, float16 b) { return float(a) > float(b); }
-  friend TENSORX_HOST_DEVICE bool operator>=(float16 a, float16 b) { return float(a) >= float(b); }
-
  private:
   struct BitsTag {};
 
@@ -230,10 +106,8 @@ TENSORX_HOST_DEVICE constexpr bool isfinite(float16 h) {
   return (h.bits() & 0x7c00u) != 0x7c00u;
 }
 
-/// Prints the value as the float it converts to.
-inline std::ostream& operator<<(std::ostream& out, float16 h) {
-  return out << float(h);
-}
+template <>
+struct is_narrow_float<float16> : std::true_type {};
 
 }  // namespace tensorx
 

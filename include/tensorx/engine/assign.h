@@ -109,15 +109,18 @@ void run(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
 }
 
 /// The element-wise half of an assignment, after the checks: prepare the expression, go through a
-/// temporary if an operand reads dst through another index mapping, then ONE pass over dst.
-template <class Saver, class TU, class T, int N, class E>
+/// temporary if an operand reads dst through another index mapping (unless the caller vouched
+/// that none does), then ONE pass over dst.
+template <class Saver, class TU, Aliasing kAliasing = Aliasing::kCheck, class T, int N, class E>
 void evaluate_elementwise(const Array<T, N>& dst, const E& e) {
   const Place place = dst.place();
   const auto prepared = prepare(e, EvalContext<TU>{place});
   bool through_temporary = false;
-  for_each_array(prepared, [&](const auto& a) {
-    through_temporary = through_temporary || reads_through_other_mapping(dst, a);
-  });
+  if constexpr (kAliasing == Aliasing::kCheck) {
+    for_each_array(prepared, [&](const auto& a) {
+      through_temporary = through_temporary || reads_through_other_mapping(dst, a);
+    });
+  }
   // Both passes of the temporary route run on this stream, where the temporary is allocated.
   const StreamHandle stream = is_gpu_place(place) ? ordered_stream(dst, prepared) : nullptr;
   if (through_temporary) {
@@ -176,7 +179,7 @@ struct expression_traits<E, std::enable_if_t<is_expression_v<E>>> {
 };
 
 /// dst (allocated, of e's shape) = Saver(dst, e), after the place checks.
-template <class Saver, class TU, class T, int N, class E>
+template <class Saver, class TU, Aliasing kAliasing = Aliasing::kCheck, class T, int N, class E>
 void write_checked(const Array<T, N>& dst, const E& e) {
   const Place place = dst.place();
   for_each_array(e, [&](const auto& a) {
@@ -190,14 +193,14 @@ void write_checked(const Array<T, N>& dst, const E& e) {
   if constexpr (DirectWriter<E>::kEnabled) {
     DirectWriter<E>::template write<Saver, TU>(e, dst);
   } else {
-    evaluate_elementwise<Saver, TU>(dst, e);
+    evaluate_elementwise<Saver, TU, kAliasing>(dst, e);
   }
 }
 
 /// dst = Saver(dst, e): the one implementation of every assignment. An unallocated dst receives
 /// a new array of e's shape only once it has been written, so that a failed assignment (a check,
 /// an out-of-range gather index, an exception from a functor) leaves dst as it was.
-template <class Saver, class TU, class T, int N, class E>
+template <class Saver, class TU, Aliasing kAliasing, class T, int N, class E>
 void evaluate(Array<T, N>& dst, const E& e) {
   using Traits = expression_traits<E>;
   constexpr bool kExpression = is_expression_v<E>;
@@ -217,7 +220,7 @@ void evaluate(Array<T, N>& dst, const E& e) {
         throw ShapeError(message("cannot assign an expression of shape ", dims,
                                  " to an array of shape ", dst.dims()));
       }
-      write_checked<Saver, TU>(dst, e);
+      write_checked<Saver, TU, kAliasing>(dst, e);
     } else if constexpr (Saver::reads_destination) {
       throw ShapeError(
           message("cannot accumulate an expression of shape ", dims, " into an unallocated array"));

@@ -2,12 +2,15 @@
 // iteration space is cut into chunks that the threads of parallel_for take in turn; each chunk is
 // walked row by row (the innermost dimension), every operand's row start computed once and its
 // stride hoisted. A destination and operands that are all dense form a single row. Rows whose
-// operands all have inner stride 0 or 1 run in SIMD batches when the functors accept batches.
+// operands all have inner stride 0 or 1 run in SIMD batches when the functors accept batches and
+// every element type loads and stores in batches (core/simd_storage.h: bfloat16 does, float16
+// does not).
 #pragma once
 
 #include <algorithm>
 
 #include "tensorx/array/array.h"
+#include "tensorx/core/simd_storage.h"
 #include "tensorx/core/stats.h"
 #include "tensorx/engine/layout_facts.h"
 #include "tensorx/engine/parallel_for.h"
@@ -29,9 +32,8 @@ TENSORX_FORCE_INLINE void run_row(T* dst, index_t dst_stride, const RowPlan& row
     using B = simd_batch_t<C>;
     for (; j + static_cast<index_t>(B::size) <= j1; j += B::size) {
       B value = batch_of<B>(row, j);
-      if constexpr (Saver::reads_destination)
-        value = Saver::apply(B::load_unaligned(dst + j), value);
-      value.store_unaligned(dst + j);
+      if constexpr (Saver::reads_destination) value = Saver::apply(load_batch<B>(dst + j), value);
+      store_batch(dst + j, value);
     }
   }
 #endif
@@ -71,6 +73,15 @@ void run_range(const Array<T, N>& dst, const Plan& plan, bool dense, index_t beg
   }
 }
 
+/// True when batches of C store to (and load from) destination elements of type T.
+template <class T, class C>
+constexpr bool dst_storage_vectorizable() {
+#if TENSORX_HAS_SIMD
+  if constexpr (!std::is_void_v<simd_batch_t<C>>) return batch_storage_v<T, simd_batch_t<C>>;
+#endif
+  return false;
+}
+
 /// Runs one pass evaluating `plan` into `dst` with `Saver`.
 /// TU (engine/translation_unit.h) keeps the g++ instantiation, which may use SIMD, and the nvcc
 /// one, which does not, distinct symbols.
@@ -81,8 +92,9 @@ void run_cpu(const Array<T, N>& dst, const Plan& plan) {
   facts.add(dst.dims(), dst.strides());
   plan.visit_leaves(
       [&](const void*, const Dim<N>& strides, std::size_t) { facts.add(dst.dims(), strides); });
-  constexpr bool kVectorizable = plan_vectorizable<Plan, compute_t<T>>() &&
-                                 std::is_same_v<compute_t<T>, T> && Saver::template vectorizes<T>;
+  using C = compute_t<T>;
+  constexpr bool kVectorizable = plan_vectorizable<Plan, C>() && Saver::template vectorizes<C> &&
+                                 dst_storage_vectorizable<T, C>();
   const bool dense = facts.dense;
   if constexpr (kVectorizable) {
     if (dense || facts.unit_inner) {

@@ -1,37 +1,14 @@
-// The SIMD vocabulary of the CPU engine: xsimd batches of the widest instruction set the
-// translation unit is compiled for (-mavx2, -march=native, ...). Without xsimd, or in CUDA
-// translation units, the CPU engine runs its scalar loop, which the compiler may still vectorise.
+// Whether a plan runs in the CPU engine's SIMD loop (the batches themselves, and how they load and
+// store elements, are core/simd.h and core/simd_storage.h).
 #pragma once
-
-#if !defined(__CUDACC__) && __has_include(<xsimd/xsimd.hpp>)
-#include <xsimd/xsimd.hpp>
-#define TENSORX_HAS_SIMD 1
-#else
-#define TENSORX_HAS_SIMD 0
-#endif
 
 #include <type_traits>
 
+#include "tensorx/core/simd.h"
 #include "tensorx/expr/plan_access.h"
 
 namespace tensorx {
 namespace detail {
-
-#if TENSORX_HAS_SIMD
-/// A batch of C when xsimd supports C on this target, else void.
-template <class C, class = void>
-struct simd_batch {
-  using type = void;
-};
-template <class C>
-struct simd_batch<
-    C, std::enable_if_t<std::is_same_v<C, float> || std::is_same_v<C, double> ||
-                        std::is_same_v<C, std::int32_t> || std::is_same_v<C, std::int64_t>>> {
-  using type = xsimd::batch<C>;
-};
-template <class C>
-using simd_batch_t = typename simd_batch<C>::type;
-#endif
 
 /// True when `Plan` can be evaluated in SIMD batches of its element type C.
 template <class Plan, class C>

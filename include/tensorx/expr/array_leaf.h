@@ -7,6 +7,7 @@
 
 #include "tensorx/array/array.h"
 #include "tensorx/core/lanes.h"
+#include "tensorx/core/simd_storage.h"
 #include "tensorx/expr/exp.h"
 
 namespace tensorx {
@@ -24,7 +25,7 @@ struct RowLeafPlan {
   /// Lanes j .. j + B::size - 1; only used when stride is 0 (a broadcast row) or 1.
   template <class B>
   TENSORX_FORCE_INLINE B batch(index_t j) const {
-    return stride == 0 ? B(base[0]) : B::load_unaligned(base + j);
+    return stride == 0 ? B(get(0)) : load_batch<B>(base + j);
   }
 };
 
@@ -35,7 +36,7 @@ struct LeafPlan {
   Dim<N> strides;
 
   template <class B>
-  static constexpr bool vectorizable = std::is_same_v<T, typename B::value_type>;
+  static constexpr bool vectorizable = batch_storage_v<T, B>;
 
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE compute_t<T> at(const Dim<N>& index) const {
     return static_cast<compute_t<T>>(data[linearize(index, strides)]);

@@ -199,7 +199,7 @@ auto as_operand(const A& a) {
     return a;
   } else {
     static_assert(
-        std::is_arithmetic_v<A> || std::is_same_v<A, float16>,
+        std::is_arithmetic_v<A> || is_narrow_float_v<A>,
         "An operand of a tensorx expression must be an array, an expression or a number.");
     return ScalarExp<T>(static_cast<T>(a));
   }

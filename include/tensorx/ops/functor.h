@@ -5,6 +5,7 @@
 
 #include <type_traits>
 
+#include "tensorx/core/narrow_float.h"
 #include "tensorx/engine/assign.h"
 #include "tensorx/expr/map_exp.h"
 
@@ -52,9 +53,16 @@ namespace op {
 /// Conversion to element type U, computed in U's compute type (so float16 goes through float).
 template <class U>
 struct cast {
-  template <class T>
+  template <class T, std::enable_if_t<std::is_arithmetic_v<T> || is_narrow_float_v<T>, int> = 0>
   TENSORX_HOST_DEVICE compute_t<U> operator()(const T& x) const {
     return static_cast<compute_t<U>>(x);
+  }
+  /// A SIMD batch reaches a cast only between element types of one compute type (bfloat16 to
+  /// float or back), where the conversion in compute space is the identity: the loads and stores
+  /// of the element types do the widening and the rounding.
+  template <class B, std::enable_if_t<!std::is_arithmetic_v<B> && !is_narrow_float_v<B>, int> = 0>
+  B operator()(const B& x) const {
+    return x;
   }
 };
 

@@ -165,9 +165,9 @@ using if_map_operands = std::enable_if_t<is_map_operands_v<Operands...>, int>;
 template <class F, class... Operands>
 auto make_real_map(F functor, const Operands&... operands) {
   using T = typename common_value<Operands...>::type;
-  static_assert(std::is_floating_point_v<T> || std::is_same_v<T, float16>,
-                "This math function needs floating-point elements (float, double or float16): "
-                "convert integer arrays with tx::cast<float>(...) first.");
+  static_assert(is_floating_element_v<T>,
+                "This math function needs floating-point elements (float, double, float16 or "
+                "bfloat16): convert integer arrays with tx::cast<float>(...) first.");
   return make_map(functor, operands...);
 }
 

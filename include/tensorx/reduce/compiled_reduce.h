@@ -1,7 +1,7 @@
 // The type-erased reductions of the compiled layer (src/reduce/): dense arrays of float, double,
-// float16, int32 and int64 reduced over one block of axes, on the CPU or on a GPU (the kernels of
-// reduce/cuda_reduce.cuh, precompiled: the same bits as a CUDA translation unit gets for a dense
-// operand). Through them a plain C++ translation unit reduces GPU arrays
+// float16, bfloat16, int32 and int64 reduced over one block of axes, on the CPU or on a GPU (the
+// kernels of reduce/cuda_reduce.cuh, precompiled: the same bits as a CUDA translation unit gets for
+// a dense operand). Through them a plain C++ translation unit reduces GPU arrays
 // (`s = tx::sum(gpu_array)`), and the DArray forms reduce without instantiating an engine per
 // element type and rank in every caller.
 #pragma once

@@ -14,8 +14,8 @@
 // device, so the same input gives bitwise the same result on every run, and the compiled layer's
 // reductions (src/reduce/), which run these very kernels, give the same bits as a CUDA
 // translation unit for a dense operand. Values accumulate in the compute type (float for
-// float16). Scratch memory comes from the stream-ordered pool. Included by reduce/reduce_writer.h
-// in CUDA translation units only.
+// float16 and bfloat16). Scratch memory comes from the stream-ordered pool. Included by
+// reduce/reduce_writer.h in CUDA translation units only.
 #pragma once
 
 #include <cuda_runtime.h>

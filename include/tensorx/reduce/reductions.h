@@ -5,9 +5,9 @@
 //   r = tx::sum<1>(m);                               // rank 2 -> rank 1
 //   k = tx::max<1>(m, tx::keepdims);                 // rank kept, axis 1 of extent 1
 //   i = tx::argmax<-1>(m);                           // int64 positions along the last axis
-// Axes go from 0 to rank - 1, or from -rank counting from the end. float16 accumulates in float,
-// integers in their own type. Empty reductions: sum 0, prod 1, mean NaN; max, min, argmax and
-// argmin throw ShapeError. NaN propagates through max and min; argmax and argmin return the
+// Axes go from 0 to rank - 1, or from -rank counting from the end. float16 and bfloat16 accumulate
+// in float, integers in their own type. Empty reductions: sum 0, prod 1, mean NaN; max, min, argmax
+// and argmin throw ShapeError. NaN propagates through max and min; argmax and argmin return the
 // first NaN's position, and the first position among equal values (like NumPy).
 #pragma once
 
