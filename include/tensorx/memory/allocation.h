@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 #include "tensorx/place/place.h"
 #include "tensorx/place/stream.h"
@@ -21,6 +22,12 @@ class Allocation {
   /// Allocates `bytes` (0 is allowed and allocates nothing) on `place`. Throws DeviceError for an
   /// unusable GPU, CudaError when the device is out of memory, OutOfMemoryError on the host.
   Allocation(std::size_t bytes, const Place& place);
+  /// Borrows `bytes` at `data` on `place`, memory that tensorx did not allocate. When this
+  /// Allocation dies, `release` (which must not throw; empty when there is no one to tell) is
+  /// called exactly once instead of a free; for a GPU place, after the device has finished all
+  /// queued work, since the owner may reuse the memory at once. Throws DeviceError for an unusable
+  /// GPU, and then never calls `release`.
+  Allocation(void* data, std::size_t bytes, const Place& place, std::function<void()> release);
   ~Allocation();
   Allocation(const Allocation&) = delete;
   Allocation& operator=(const Allocation&) = delete;
@@ -34,6 +41,7 @@ class Allocation {
   std::size_t size_ = 0;
   Place place_;
   StreamHandle stream_ = nullptr;  // the stream a GPU block was allocated on and is freed on
+  std::function<void()> release_;  // set for borrowed memory: gives it back instead of a free
 };
 
 }  // namespace tensorx
