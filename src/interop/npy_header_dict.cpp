@@ -20,6 +20,7 @@ class HeaderDictParser {
     bool has_descr = false, has_fortran_order = false, has_shape = false;
     expect('{', "at the start of the header dictionary");
     while (!accept('}')) {
+      skip_space();
       const std::size_t key_position = position_;
       const std::string key = parse_string("a key");
       expect(':', message("after the key '", key, "'").c_str());
