@@ -32,6 +32,7 @@ DLManagedTensorVersioned* export_dlpack(const ErasedArray& array) {
   auto exported = std::make_unique<ExportedTensor>();
   exported->buffer = array.buffer;
   DLManagedTensorVersioned& managed = exported->managed;
+  // The version this library implements (its own dlpack_abi.h), whatever header a caller has.
   managed.version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
   managed.manager_ctx = exported.get();
   managed.deleter = &delete_exported;
