@@ -1,4 +1,4 @@
-// What the interop tests share: a loop over every element type and a range of ranks, random
+// What the interop tests share: loops over element types and a range of ranks, random
 // arrays of any element type, and a bitwise comparison of two arrays (NaNs and signed zeros
 // included, which is what a lossless exchange must keep).
 #pragma once
@@ -21,6 +21,15 @@ namespace testing {
 template <class F>
 void for_each_element_type(F&& f) {
   for (DataType type : kAllDataTypes) type_switch(type, f);
+}
+
+/// Calls f(TypeTag<T>{}) for every tensorx element type that NumPy has too (the .npy format's).
+template <class F>
+void for_each_numpy_element_type(F&& f) {
+  for (DataType type : {DataType::kFloat16, DataType::kFloat32, DataType::kFloat64,
+                        DataType::kInt32, DataType::kInt64}) {
+    type_switch(type, f);
+  }
 }
 
 /// Calls f(std::integral_constant<int, N>{}) for N = First .. Last.

@@ -27,7 +27,7 @@ std::vector<std::string> seed_files() {
   tx::testing::ScratchDir dir;
   auto rng = tx::testing::make_rng(21);
   std::vector<std::string> seeds;
-  tx::testing::for_each_element_type([&](auto tag) {
+  tx::testing::for_each_numpy_element_type([&](auto tag) {
     using T = typename decltype(tag)::type;
     tx::testing::for_each_rank<0, 3>([&](auto rank) {
       const auto array =

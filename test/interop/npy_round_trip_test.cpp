@@ -39,7 +39,7 @@ BOOST_AUTO_TEST_SUITE(npy_round_trip)
 BOOST_AUTO_TEST_CASE(every_element_type_round_trips_at_ranks_0_to_6) {
   tx::testing::ScratchDir dir;
   auto rng = tx::testing::make_rng(13);
-  tx::testing::for_each_element_type([&](auto tag) {
+  tx::testing::for_each_numpy_element_type([&](auto tag) {
     using T = typename decltype(tag)::type;
     tx::testing::for_each_rank<0, 6>([&](auto rank) {
       constexpr int N = rank;
@@ -66,7 +66,7 @@ BOOST_AUTO_TEST_CASE(every_element_type_round_trips_at_ranks_0_to_6) {
 BOOST_AUTO_TEST_CASE(darrays_round_trip_at_ranks_1_to_4) {
   tx::testing::ScratchDir dir;
   auto rng = tx::testing::make_rng(14);
-  tx::testing::for_each_element_type([&](auto tag) {
+  tx::testing::for_each_numpy_element_type([&](auto tag) {
     using T = typename decltype(tag)::type;
     tx::testing::for_each_rank<1, 4>([&](auto rank) {
       const auto original =
