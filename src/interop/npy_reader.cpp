@@ -13,6 +13,7 @@
 
 #include "interop/npy_format.h"
 #include "interop/npy_header_dict.h"
+#include "interop/read_buffer.h"
 #include "tensorx/interop/npy.h"
 
 namespace tensorx {
@@ -141,7 +142,7 @@ ErasedArray NpyReader::read_data() {
   };
   if (available < bytes) truncated(available);
   ErasedArray array = layout_;
-  array.buffer = std::make_shared<Allocation>(static_cast<std::size_t>(bytes), CpuPlace());
+  array.buffer = allocate_read_buffer(static_cast<std::size_t>(bytes));
   const std::size_t found = read_bytes(in_, array.buffer->data(), static_cast<std::size_t>(bytes));
   if (found < static_cast<std::size_t>(bytes)) truncated(static_cast<index_t>(found));
   return array;
