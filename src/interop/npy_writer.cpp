@@ -77,7 +77,7 @@ void write_npy_file(const std::string& path, const ErasedArray& array) {
     throw_npy_error(path, message("cannot save an ", array.type_name(), ": NumPy has no dtype for ",
                                   name(array.type)));
   }
-  // Rank 1 and below is both orders at once; NumPy then says C order, and so do we.
+  // An array dense in both orders (at most one extent above 1) is C order, as NumPy says.
   const bool host = array.buffer && is_cpu_place(array.buffer->place());
   const bool fortran_order =
       host && array.rank > 1 && !is_dense(array, false) && is_dense(array, true);
