@@ -1,21 +1,19 @@
 // tx::load_npy of a 1 GiB float32 file against the rate at which the same file can be read at all:
-// plain POSIX read() calls into a buffer that is already mapped, backed by huge pages where the
-// kernel has them (the read rate: what the operating system delivers, with no page faults), and
-// into a new ordinary allocation (what a loader pays for the first-touch page faults of 4 KiB
-// pages; tx::load_npy reads into huge-page memory to avoid them, src/interop/read_buffer.cpp).
-// Each runs twice: from the page cache, and cold, with the file's cached pages dropped
-// (posix_fadvise DONTNEED) before every iteration, outside the timing.
+// plain POSIX read() calls into a buffer that is already mapped (what the operating system
+// delivers) and into a newly allocated one (what any loader that returns new memory pays: the
+// page faults of the fresh buffer). Each runs twice: from the page cache, and cold, with the
+// file's cached pages dropped (posix_fadvise DONTNEED) before every iteration, outside the timing.
 //   build/bench/bench_npy --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // The file goes to $TENSORX_BENCH_DIR (default: the temporary directory) and is removed at exit.
 #include <benchmark/benchmark.h>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -102,18 +100,15 @@ void BM_load_npy(benchmark::State& state) {
 }
 
 void BM_read_into_mapped_buffer(benchmark::State& state) {
-  // Mapped and touched once, outside the timing: the read itself, nothing else.
-  static char* const buffer = [] {
-    void* memory =
-        ::mmap(nullptr, file_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) throw std::runtime_error("cannot map the read buffer");
-    ::madvise(memory, file_bytes(), MADV_HUGEPAGE);
-    read_whole_file(bench_file().path(), static_cast<char*>(memory), file_bytes());
-    return static_cast<char*>(memory);
+  // Allocated and touched once, outside the timing: the read itself, nothing else.
+  static const auto buffer = [] {
+    auto memory = std::make_unique<char[]>(file_bytes());
+    read_whole_file(bench_file().path(), memory.get(), file_bytes());
+    return memory;
   }();
   run(state, [](const std::string& path) {
-    read_whole_file(path, buffer, file_bytes());
-    benchmark::DoNotOptimize(buffer);
+    read_whole_file(path, buffer.get(), file_bytes());
+    benchmark::DoNotOptimize(buffer.get());
   });
 }
 

@@ -13,7 +13,6 @@
 
 #include "interop/npy_format.h"
 #include "interop/npy_header_dict.h"
-#include "interop/read_buffer.h"
 #include "tensorx/interop/npy.h"
 
 namespace tensorx {
@@ -142,7 +141,7 @@ ErasedArray NpyReader::read_data() {
   };
   if (available < bytes) truncated(available);
   ErasedArray array = layout_;
-  array.buffer = allocate_read_buffer(static_cast<std::size_t>(bytes));
+  array.buffer = std::make_shared<Allocation>(static_cast<std::size_t>(bytes), CpuPlace());
   const std::size_t found = read_bytes(in_, array.buffer->data(), static_cast<std::size_t>(bytes));
   if (found < static_cast<std::size_t>(bytes)) truncated(static_cast<index_t>(found));
   return array;
