@@ -15,7 +15,7 @@ namespace tensorx {
 namespace detail {
 
 /// One element type and its DLPack code and bit width (always one lane). A new tensorx element
-/// type is one more row (bfloat16: {DataType::kBFloat16, kDLBfloat, 16}).
+/// type is one more row; the static_assert below fails until it has one.
 struct DLPackElement {
   DataType type;
   std::uint8_t code;
@@ -26,6 +26,7 @@ inline constexpr DLPackElement kDLPackElements[] = {
     {DataType::kFloat16, kDLFloat, 16}, {DataType::kFloat32, kDLFloat, 32},
     {DataType::kFloat64, kDLFloat, 64}, {DataType::kInt32, kDLInt, 32},
     {DataType::kInt64, kDLInt, 64},
+    // bfloat16 (branch types) adds its row here: {DataType::kBFloat16, kDLBfloat, 16},
 };
 
 static_assert(std::size(kDLPackElements) == kAllDataTypes.size(),

@@ -10,7 +10,7 @@
 //
 // Devices: kDLCPU and kDLCUDAHost (pinned host memory) import as CpuPlace, kDLCUDA and
 // kDLCUDAManaged as CudaPlace(device_id); export says kDLCPU or kDLCUDA. Element types: every
-// tensorx type (src/interop/dlpack_dtype.h has the table). DLPack leaves stream order to the
+// tensorx type (src/interop/dlpack_types.h has the table). DLPack leaves stream order to the
 // exchange: a consumer of exported GPU memory must order its work after tensorx's current stream
 // on that device (from the host, tx::synchronize(place) does).
 #pragma once

@@ -57,10 +57,8 @@ ErasedArray erase(const Array<T, N>& array) {
   return erased;
 }
 
-/// The erased form of the array a DArray holds.
-inline ErasedArray erase(const DArray& array) {
-  return visit([](auto& typed) { return erase(typed); }, array);
-}
+/// The erased form of the array a DArray holds (compiled: src/interop/erased_darray.cpp).
+ErasedArray erase(const DArray& array);
 
 /// Throws TypeError unless `erased` holds T elements in rank N; `source` (a path, "the DLPack
 /// tensor") says where it came from.
@@ -97,14 +95,9 @@ inline void check_darray_rank(const ErasedArray& erased, const std::string& sour
   }
 }
 
-/// The DArray view `erased` describes; its rank must be 1 to 4 (checked first).
-inline DArray darray_view(const ErasedArray& erased) {
-  return type_switch(erased.type, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return darray_rank_switch(erased.rank,
-                              [&](auto rank) { return DArray(typed_view<T, rank>(erased)); });
-  });
-}
+/// The DArray view `erased` describes; its rank must be 1 to 4 (checked first). Compiled, as
+/// erase(const DArray&) is.
+DArray darray_view(const ErasedArray& erased);
 
 }  // namespace detail
 }  // namespace tensorx

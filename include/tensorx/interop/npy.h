@@ -1,8 +1,7 @@
 // .npy files, NumPy's format for one array (versions 1.0, 2.0 and 3.0, little-endian data):
-//   tx::save_npy("a.npy", a);                       // any Array or DArray, any place and strides
-//   tx::DArray x = tx::load_npy("a.npy");            // element type and rank (1 to 4) from the
-//   file auto y = tx::load_npy<float, 2>("a.npy");        // TypeError unless the file holds
-//   exactly that
+//   tx::save_npy("a.npy", a);                  // any Array or DArray, any place and strides
+//   tx::DArray x = tx::load_npy("a.npy");       // element type and rank (1 to 4) from the file
+//   auto y = tx::load_npy<float, 2>("a.npy");   // TypeError unless the file holds exactly that
 // Loading reads into CPU memory. A Fortran-order file loads without a copy, as an array of the
 // file's shape whose strides are column-major (NumPy's own F-contiguous layout), so y(i, j) is
 // NumPy's a[i, j] in either order; saving such an array writes it in Fortran order again.
