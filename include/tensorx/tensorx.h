@@ -48,3 +48,10 @@
 #include "tensorx/random/random.h"
 #include "tensorx/reduce/darray_reductions.h"
 #include "tensorx/reduce/reductions.h"
+
+#include "tensorx/interop/npy.h"
+// DLPack interop needs the 1.x ABI; after a user's DLPack 0.x dlpack.h (no DLPACK_MAJOR_VERSION)
+// the rest of tensorx stays usable, and including tensorx/interop/dlpack.h says why it cannot be.
+#if !defined(DLPACK_DLPACK_H_) || defined(DLPACK_MAJOR_VERSION)
+#include "tensorx/interop/dlpack.h"
+#endif

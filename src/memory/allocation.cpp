@@ -1,16 +1,18 @@
 // Allocation: 64-byte aligned host memory, or stream-ordered device memory from the GPU backend,
 // allocated on the current stream (the buffer's first use) and freed after its last use on any
-// stream.
+// stream, or borrowed memory that goes back to its owner through a release callback.
 #include "tensorx/memory/allocation.h"
 
 #include <cstdlib>
 #include <limits>
 #include <new>
+#include <utility>
 
 #include "memory/gpu_memory.h"
 #include "place/stream_state.h"
 #include "tensorx/core/error.h"
 #include "tensorx/place/device.h"
+#include "tensorx/place/stream.h"
 
 namespace tensorx {
 namespace {
@@ -29,6 +31,15 @@ void* allocate_on_host(std::size_t bytes) {
   return data;
 }
 
+// Waits for every queued operation of the device; a failure (only while the CUDA runtime shuts
+// down at exit, when nothing runs any more) is ignored, since a destructor cannot report it.
+void finish_queued_work(const Place& place) noexcept {
+  try {
+    synchronize(place);
+  } catch (const Error&) {
+  }
+}
+
 }  // namespace
 
 Allocation::Allocation(std::size_t bytes, const Place& place) : size_(bytes), place_(place) {
@@ -45,7 +56,23 @@ Allocation::Allocation(std::size_t bytes, const Place& place) : size_(bytes), pl
   }
 }
 
+Allocation::Allocation(void* data, std::size_t bytes, const Place& place,
+                       std::function<void()> release)
+    : data_(data),
+      size_(bytes),
+      place_(place),
+      // Never empty, so that the destructor cannot mistake borrowed memory for its own and free it.
+      release_(release ? std::move(release) : std::function<void()>([] {})) {
+  check_place(place);
+}
+
 Allocation::~Allocation() {
+  if (release_) {
+    // The owner may reuse borrowed memory as soon as it hears back: no GPU work may still use it.
+    if (is_gpu_place(place_)) finish_queued_work(place_);
+    release_();
+    return;
+  }
   if (data_ == nullptr) return;
   if (is_cpu_place(place_)) {
     std::free(data_);

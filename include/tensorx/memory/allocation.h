@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 #include "tensorx/memory/buffer_streams.h"
 #include "tensorx/place/place.h"
@@ -22,6 +23,13 @@ class Allocation {
   /// unusable GPU, OutOfMemoryError when the place has not that much memory (on a GPU, after
   /// handing tensorx's cached memory back to the driver and trying once more).
   Allocation(std::size_t bytes, const Place& place);
+  /// Borrows `bytes` at `data` on `place`, memory that tensorx did not allocate. When this
+  /// Allocation dies, `release` (which must not throw; empty when there is no one to tell) is
+  /// called exactly once instead of a free; for a GPU place, after the device has finished all
+  /// queued work, since the owner may reuse the memory at once. Borrowed GPU memory is recorded
+  /// as first used on the current stream, where the importer ordered the producer's work. Throws
+  /// DeviceError for an unusable GPU, and then never calls `release`.
+  Allocation(void* data, std::size_t bytes, const Place& place, std::function<void()> release);
   /// Releases the bytes; on a GPU, stream-ordered after every use any stream made of them.
   ~Allocation();
   Allocation(const Allocation&) = delete;
@@ -38,6 +46,7 @@ class Allocation {
   std::size_t size_ = 0;
   Place place_;
   mutable detail::BufferStreams streams_;
+  std::function<void()> release_;  // set for borrowed memory: gives it back instead of a free
 };
 
 }  // namespace tensorx
