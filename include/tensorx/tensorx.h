@@ -43,3 +43,5 @@
 #include "tensorx/ops/math.h"
 #include "tensorx/reduce/darray_reductions.h"
 #include "tensorx/reduce/reductions.h"
+
+#include "tensorx/labels/labels.h"

@@ -9,6 +9,7 @@
 #include "blas/blas_operand.h"
 #include "blas/gemm_call.h"
 #include "blas/gemm_checks.h"
+#include "tensorx/core/stats.h"
 
 namespace tensorx {
 namespace detail {
@@ -92,6 +93,7 @@ void run_gemm(GemmRequest request, double alpha, double beta) {
   } else {
     gpu_gemm(plan.call);
   }
+  stats::record_gemm();
   write_back(plan.out, request.c);
 }
 
@@ -130,6 +132,7 @@ bool fused_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, 
   // only when the BLAS writes C^T, i.e. C (or its dense stand-in) is row-major.
   if (!plan.out.transposed) return false;
   if (!gpu_fused_gemm(plan.call, bias, activation)) return false;
+  stats::record_gemm();
   write_back(plan.out, request.c);
   return true;
 }
