@@ -12,12 +12,12 @@ namespace tensorx {
 namespace detail {
 namespace {
 
-// The bytes of `operand` with its axes visited in the order of `ids`.
-StridedBytes bytes_in_order(const LabelledOperand& operand, void* data, const std::int8_t* ids,
-                            int rank) {
+// The bytes of `operand` (at `data` on `place`) with its axes visited in the order of `ids`.
+StridedBytes bytes_in_order(const LabelledOperand& operand, void* data, const Place& place,
+                            const std::int8_t* ids, int rank) {
   StridedBytes bytes;
   bytes.data = data;
-  bytes.place = operand.place();
+  bytes.place = place;
   bytes.rank = rank;
   for (int i = 0; i < rank; ++i) {
     const int axis = operand.axis_of(ids[i]);
@@ -40,8 +40,7 @@ class SideData {
     temporary_ = std::make_unique<Allocation>(
         static_cast<std::size_t>(operand.numel()) * element_size, operand.place());
     if (copy_in) {
-      copy_strided(dense_bytes(), bytes_in_order(operand_, data_, side.dense_ids, side.dense_rank),
-                   element_size);
+      copy_strided(dense_bytes(), operand_bytes(), element_size);
       stats::record_pass();
     }
   }
@@ -51,8 +50,7 @@ class SideData {
   /// Copies the dense temporary, if there is one, back into the operand.
   void copy_out() const {
     if (!temporary_) return;
-    copy_strided(bytes_in_order(operand_, data_, side_.dense_ids, side_.dense_rank), dense_bytes(),
-                 element_size_);
+    copy_strided(operand_bytes(), dense_bytes(), element_size_);
     stats::record_pass();
   }
 
@@ -72,7 +70,11 @@ class SideData {
 
  private:
   StridedBytes dense_bytes() const {
-    return bytes_in_order(dense_, temporary_->data(), side_.dense_ids, side_.dense_rank);
+    return bytes_in_order(dense_, temporary_->data(), operand_.place(), side_.dense_ids,
+                          side_.dense_rank);
+  }
+  StridedBytes operand_bytes() const {
+    return bytes_in_order(operand_, data_, operand_.place(), side_.dense_ids, side_.dense_rank);
   }
 
   const GemmSide& side_;

@@ -102,8 +102,14 @@ LabelledOperand factor_operand(const LabelTable& table, const F& factor,
   dense_operand(table, ids, rank, temporary);
   temporary.labels = first->labels;
   temporaries.allocate<T>(temporary, place);
-  assign_general<saver::write, TU, T, reduction_rank<Node>>(
-      table, temporary, mask_of<Node::leaf_count>(first) & ~keep, *factor.node, first);
+  const LabelMask summed = mask_of<Node::leaf_count>(first) & ~keep;
+  if constexpr (is_labelled_leaf_v<Node>) {
+    // Every leaf is summed the same way whatever its type: one instantiation serves them all.
+    assign_general<saver::write, TU, T, kMaxRank>(table, temporary, summed, OperandSlot(), first);
+  } else {
+    assign_general<saver::write, TU, T, reduction_rank<Node>>(table, temporary, summed,
+                                                              *factor.node, first);
+  }
   return temporary;
 }
 

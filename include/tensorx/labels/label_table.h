@@ -74,11 +74,11 @@ struct LabelledOperand {
     const int axis = axis_of(id);
     return axis < 0 ? 0 : strides[axis];
   }
-  Place place() const { return *buffer ? (*buffer)->place() : Place(CpuPlace()); }
-  bool allocated() const { return *buffer != nullptr; }
+  bool allocated() const { return buffer != nullptr && *buffer != nullptr; }
+  Place place() const { return allocated() ? (*buffer)->place() : Place(CpuPlace()); }
   /// The first element, for an operand of `element_size`-byte elements.
   void* data(std::size_t element_size) const {
-    return *buffer ? static_cast<char*>((*buffer)->data()) + offset * element_size : nullptr;
+    return allocated() ? static_cast<char*>((*buffer)->data()) + offset * element_size : nullptr;
   }
 };
 

@@ -62,7 +62,9 @@ void run_labelled(const LabelTable& table, const LabelledOperand& target, const 
 template <int N>
 Dim<N> dim_of(const index_t* extents) {
   Dim<N> dims;
-  for (int i = 0; i < N; ++i) dims.at(i) = extents[i];
+  if constexpr (N > 0) {
+    for (int i = 0; i < N; ++i) dims.at(i) = extents[i];
+  }
   return dims;
 }
 
@@ -103,9 +105,11 @@ void assign_labelled(const Array<T, N>& dst, Array<T, N>* owner, const LabelList
     check_places(operands, kCount, result.place());
   }
   index_t strides[kMaxRank];
-  for (int i = 0; i < N; ++i) {
-    extents[i] = result.dims().at(i);
-    strides[i] = result.strides().at(i);
+  if constexpr (N > 0) {
+    for (int i = 0; i < N; ++i) {
+      extents[i] = result.dims().at(i);
+      strides[i] = result.strides().at(i);
+    }
   }
   LabelledOperand target;
   bind_left(table, labels, extents, strides, &result.buffer(), result.offset(), target);

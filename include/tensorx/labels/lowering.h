@@ -42,10 +42,12 @@ template <class T, int K>
 Array<T, K> view_in(const LabelledOperand& operand, const IterationSpace<K>& space) {
   Dim<K> dims;
   Dim<K> strides;
-  for (int a = 0; a < K; ++a) {
-    const int axis = space.ids[a] < 0 ? -1 : operand.axis_of(space.ids[a]);
-    dims.at(a) = axis < 0 ? 1 : operand.dims[axis];
-    strides.at(a) = axis < 0 ? 0 : operand.strides[axis];
+  if constexpr (K > 0) {
+    for (int a = 0; a < K; ++a) {
+      const int axis = space.ids[a] < 0 ? -1 : operand.axis_of(space.ids[a]);
+      dims.at(a) = axis < 0 ? 1 : operand.dims[axis];
+      strides.at(a) = axis < 0 ? 0 : operand.strides[axis];
+    }
   }
   return Array<T, K>(*operand.buffer, dims, strides, operand.offset);
 }
@@ -82,10 +84,12 @@ auto lower(const Node& node, const LabelledOperand* operands, const IterationSpa
 template <int R>
 IterationSpace<R> elementwise_space(const LabelledOperand& target) {
   IterationSpace<R> space;
-  const int padding = R - target.rank;
-  for (int a = 0; a < R; ++a) {
-    space.ids[a] = a < padding ? -1 : target.ids[a - padding];
-    space.dims.at(a) = a < padding ? 1 : target.dims[a - padding];
+  if constexpr (R > 0) {
+    const int padding = R - target.rank;
+    for (int a = 0; a < R; ++a) {
+      space.ids[a] = a < padding ? -1 : target.ids[a - padding];
+      space.dims.at(a) = a < padding ? 1 : target.dims[a - padding];
+    }
   }
   return space;
 }

@@ -20,11 +20,13 @@ namespace detail {
 template <class T, int N>
 void add_array(LabelTable& table, const Array<T, N>& array, const LabelList& labels,
                LabelledOperand& out) {
-  index_t dims[N > 0 ? N : 1];
-  index_t strides[N > 0 ? N : 1];
-  for (int i = 0; i < N; ++i) {
-    dims[i] = array.dims().at(i);
-    strides[i] = array.strides().at(i);
+  index_t dims[N > 0 ? N : 1] = {};
+  index_t strides[N > 0 ? N : 1] = {};
+  if constexpr (N > 0) {
+    for (int i = 0; i < N; ++i) {
+      dims[i] = array.dims().at(i);
+      strides[i] = array.strides().at(i);
+    }
   }
   add_operand(table, labels, dims, strides, &array.buffer(), array.offset(), out);
 }
