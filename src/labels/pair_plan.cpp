@@ -1,8 +1,9 @@
 // Planning a pair contraction as one GEMM (labels/pair_plan.h).
 #include "tensorx/labels/pair_plan.h"
 
-#include <algorithm>
 #include <cstdlib>
+
+#include "tensorx/labels/small_sort.h"
 
 namespace tensorx {
 namespace detail {
@@ -22,7 +23,7 @@ Group in_memory_order(const LabelledOperand& operand, LabelMask mask) {
   for (int axis = 0; axis < operand.rank; ++axis) {
     if ((mask >> operand.ids[axis]) & 1u) group.ids[group.size++] = operand.ids[axis];
   }
-  std::stable_sort(group.ids, group.ids + group.size, [&](int a, int b) {
+  small_stable_sort(group.ids, group.ids + group.size, [&](int a, int b) {
     return std::abs(operand.stride_of(a)) > std::abs(operand.stride_of(b));
   });
   return group;
@@ -173,7 +174,7 @@ PairPlan plan_pair(const LabelTable& table, const LabelledOperand& x, const Labe
   // merge in costs a copy of that (smaller) operand.
   const LabelledOperand* by_size[3] = {&x, &y, result};
   const int count = result == nullptr ? 2 : 3;
-  std::stable_sort(
+  small_stable_sort(
       by_size, by_size + count,
       [](const LabelledOperand* a, const LabelledOperand* b) { return a->numel() > b->numel(); });
   const Group batch_group = choose_order(table, batch, by_size, count);

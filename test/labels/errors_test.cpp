@@ -104,6 +104,22 @@ BOOST_AUTO_TEST_CASE(element_types_of_darrays_must_agree) {
                         message_has({"\"i,j\"", "float64", "float32"}));
 }
 
+#if defined(TENSORX_TEST_ON_GPU)
+BOOST_AUTO_TEST_CASE(operands_on_another_place) {
+  auto rng = tx::testing::make_rng(1607);
+  const auto a = random_array<float>(tx::make_dim(3, 4), rng);  // on GPU 0
+  tx::Array<float, 2> host_b(tx::make_dim(4, 5));
+  tx::testing::fill_random(host_b, rng);
+  const auto c = random_array<float>(tx::make_dim(3, 5), rng);
+  check_throws_unchanged<tx::PlaceError>(c, [&] { c("i,j") = a("i,k") * host_b("k,j"); },
+                                         {"\"k,j\"", "CpuPlace", "CudaPlace(0)"});
+  tx::Array<float, 2> fresh;
+  BOOST_CHECK_EXCEPTION(fresh("i,j") = a("i,k") * host_b("k,j"), tx::PlaceError,
+                        message_has({"\"k,j\"", "CpuPlace"}));
+  BOOST_TEST(!fresh.allocated());
+}
+#endif
+
 BOOST_AUTO_TEST_CASE(unallocated_destinations) {
   auto rng = tx::testing::make_rng(1606);
   const auto a = random_array<float>(tx::make_dim(3, 4), rng);

@@ -42,7 +42,8 @@ template <class T>
 constexpr bool is_blas_element_v =
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, float16>;
 
-/// The buffers of a contraction's temporaries, alive until it is done.
+/// The buffers of a contraction's temporaries (at most Capacity), alive until it is done.
+template <int Capacity>
 class Temporaries {
  public:
   /// A new dense buffer for `operand` (its layout set already) of T elements on `place`.
@@ -55,7 +56,7 @@ class Temporaries {
   }
 
  private:
-  std::shared_ptr<Allocation> buffers_[2 * kMaxFactors];
+  std::shared_ptr<Allocation> buffers_[Capacity];
   int count_ = 0;
 };
 
@@ -72,10 +73,10 @@ inline LabelMask shared_labels(const LabelMask* masks, int count, LabelMask left
 
 /// Factor f as an operand: its array where it lies, or a dense temporary holding it summed over
 /// the labels not in `keep` (labels in their order of appearance among its operands).
-template <class TU, class T, class F>
+template <class TU, class T, class F, class Buffers>
 LabelledOperand factor_operand(const LabelTable& table, const F& factor,
                                const LabelledOperand* operands, LabelMask keep, const Place& place,
-                               Temporaries& temporaries) {
+                               Buffers& temporaries) {
   using Node = typename F::node_type;
   const LabelledOperand* first = operands + F::offset;
   if constexpr (is_labelled_leaf_v<Node>) {
@@ -101,7 +102,7 @@ LabelledOperand factor_operand(const LabelTable& table, const F& factor,
   LabelledOperand temporary;
   dense_operand(table, ids, rank, temporary);
   temporary.labels = first->labels;
-  temporaries.allocate<T>(temporary, place);
+  temporaries.template allocate<T>(temporary, place);
   const LabelMask summed = mask_of<Node::leaf_count>(first) & ~keep;
   if constexpr (is_labelled_leaf_v<Node>) {
     // Every leaf is summed the same way whatever its type: one instantiation serves them all.
@@ -116,15 +117,15 @@ LabelledOperand factor_operand(const LabelTable& table, const F& factor,
 /// result = Saver(result, alpha * x * y summed over the labels outside result_mask): ONE GEMM
 /// where pair_is_gemm, else the element-wise or reducing form. A null `result` is a temporary
 /// that this makes (laid out by the plan) and describes in *made.
-template <class Saver, class TU, class T>
+template <class Saver, class TU, class T, class Buffers>
 void contract_pair(const LabelTable& table, const LabelledOperand& x, const LabelledOperand& y,
                    LabelMask result_mask, const LabelledOperand* result, double alpha,
-                   const Place& place, Temporaries& temporaries, LabelledOperand* made) {
+                   const Place& place, Buffers& temporaries, LabelledOperand* made) {
   const PairPlan plan = plan_pair(table, x, y, result_mask, result, is_blas_element_v<T>);
   if (result == nullptr) {
     dense_operand(table, plan.result_ids, plan.result_rank, *made);
     made->labels = x.labels;
-    temporaries.allocate<T>(*made, place);
+    temporaries.template allocate<T>(*made, place);
     result = made;
   }
   if (plan.gemm) {
@@ -142,10 +143,10 @@ void contract_pair(const LabelTable& table, const LabelledOperand& x, const Labe
   }
 }
 
-template <class TU, class T, class Factors, std::size_t... I>
+template <class TU, class T, class Factors, class Buffers, std::size_t... I>
 void make_factor_operands(const LabelTable& table, const Factors& factors,
                           const LabelledOperand* operands, const LabelMask* keep,
-                          const Place& place, Temporaries& temporaries, LabelledOperand* slots,
+                          const Place& place, Buffers& temporaries, LabelledOperand* slots,
                           std::index_sequence<I...>) {
   ((slots[I] =
         factor_operand<TU, T>(table, std::get<I>(factors), operands, keep[I], place, temporaries)),
@@ -180,7 +181,7 @@ void run_contraction(const LabelTable& table, const LabelledOperand& target,
   } else {
     order = order_chain(table, keep, kCount, target.mask);
   }
-  LabelMask slot_masks[2 * kMaxFactors];
+  LabelMask slot_masks[2 * kCount];
   for (int i = 0; i < kCount; ++i) slot_masks[i] = keep[i];
   for (int s = 0; s < order.steps; ++s) {
     const ChainStep& step = order.step[s];
@@ -193,8 +194,9 @@ void run_contraction(const LabelTable& table, const LabelledOperand& target,
   if (needs_engine) check_can_run(TU{}, place);
   if (target.numel() == 0) return;
 
-  Temporaries temporaries;
-  LabelledOperand slots[2 * kMaxFactors];
+  // Each factor and each step's result may need a temporary: 2 * kCount - 1 slots.
+  Temporaries<2 * kCount> temporaries;
+  LabelledOperand slots[2 * kCount];
   make_factor_operands<TU, T>(table, factors, operands, keep, place, temporaries, slots,
                               std::index_sequence_for<Factors...>{});
   for (int s = 0; s < order.steps; ++s) {

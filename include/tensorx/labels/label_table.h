@@ -48,12 +48,14 @@ struct LabelTable {
 /// An array of a labelled assignment in terms of the assignment's labels: axis i has label id
 /// ids[i], extent dims[i] and stride strides[i] (in elements). No id repeats.
 struct LabelledOperand {
+  // Axes from `rank` on are never read, so the arrays are left uninitialised: planning makes
+  // several of these per assignment and must stay cheap.
   const std::shared_ptr<Allocation>* buffer = nullptr;  // the array's buffer, owned elsewhere
   index_t offset = 0;
   int rank = 0;
-  std::int8_t ids[kMaxRank] = {};
-  index_t dims[kMaxRank] = {};
-  index_t strides[kMaxRank] = {};
+  std::int8_t ids[kMaxRank];
+  index_t dims[kMaxRank];
+  index_t strides[kMaxRank];
   LabelMask mask = 0;
   const LabelList* labels = nullptr;  // as the user wrote them, for messages
 

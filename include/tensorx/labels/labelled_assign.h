@@ -47,7 +47,12 @@ void run_labelled(const LabelTable& table, const LabelledOperand& target, const 
     if constexpr (kCount >= 2) {
       LabelMask masks[kCount];
       factor_masks<Rhs>(factors, operands, masks, std::make_index_sequence<kCount>{});
-      if (shared_labels(masks, kCount, target.mask) != 0) {
+      // Two factors that are no GEMM (a matrix-vector or batched inner product, integers) are
+      // summed over every missing label in one reduction, without summing a factor first.
+      if (shared_labels(masks, kCount, target.mask) != 0 &&
+          (kCount > 2 || pair_is_gemm(table, masks[0] & (target.mask | masks[kCount - 1]),
+                                      masks[kCount - 1] & (target.mask | masks[0]), target.mask,
+                                      is_blas_element_v<T>))) {
         run_contraction<Saver, TU, T>(table, target, operands, factors, masks, alpha);
         return;
       }

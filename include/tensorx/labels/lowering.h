@@ -7,7 +7,6 @@
 //    reads the expression without a temporary, in the memory order of the largest operand.
 #pragma once
 
-#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -22,6 +21,7 @@
 #include "tensorx/expr/scalar_exp.h"
 #include "tensorx/labels/label_table.h"
 #include "tensorx/labels/labelled_exp.h"
+#include "tensorx/labels/small_sort.h"
 #include "tensorx/ops/reduce_ops.h"
 
 namespace tensorx {
@@ -119,7 +119,7 @@ IterationSpace<K> reduction_space(const LabelTable& table, const LabelledOperand
     const int axis = dominant->axis_of(id);
     return axis < 0 ? std::numeric_limits<index_t>::max() : std::abs(dominant->strides[axis]);
   };
-  std::stable_sort(ids, ids + n, [&](int a, int b) { return key(a) > key(b); });
+  small_stable_sort(ids, ids + n, [&](int a, int b) { return key(a) > key(b); });
   IterationSpace<K> space;
   const int padding = K - n;
   for (int a = 0; a < K; ++a) {
