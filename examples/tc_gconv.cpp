@@ -3,7 +3,8 @@
 // at the paper's sizes (N,G,F,C,W,H) = (32,32,16,16,14,14) and (32,32,4,4,56,56). tx::windows
 // views the 3 x 3 neighbourhoods of every pixel without copying, so the convolution is a labelled
 // contraction with g a batch label: one batch_gemm (the input's window axes do not merge into
-// one stride, so it is copied once in GEMM order: im2col), then one pass adding the bias.
+// one stride, so it is copied once in GEMM order: im2col), then one pass adding the bias (the
+// left side's labels must all come from the right side, so it reads `out` there, as TC writes it).
 // Checked against plain loops; exits non-zero past the tolerance.
 #include "tc_support.h"
 
@@ -21,7 +22,7 @@ int main() {
 
       out("n,g,f,h,w") =
           tx::windows(in, tx::make_dim(3, 3))("n,g,c,h,w,kh,kw") * weights("g,f,c,kh,kw");
-      out("n,g,f,h,w") += bias("g,f");
+      out("n,g,f,h,w") = out("n,g,f,h,w") + bias("g,f");
 
       const auto hi = tx::to(in, tx::CpuPlace());
       const auto hw = tx::to(weights, tx::CpuPlace());
