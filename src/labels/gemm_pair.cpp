@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "labels/permute_copy.h"
 #include "tensorx/blas/compiled_gemm.h"
 #include "tensorx/core/stats.h"
 #include "tensorx/memory/allocation.h"
@@ -40,7 +41,7 @@ class SideData {
     temporary_ = std::make_unique<Allocation>(
         static_cast<std::size_t>(operand.numel()) * element_size, operand.place());
     if (copy_in) {
-      copy_strided(dense_bytes(), operand_bytes(), element_size);
+      permute_copy(dense_bytes(), operand_bytes(), element_size);
       stats::record_pass();
     }
   }
@@ -50,7 +51,7 @@ class SideData {
   /// Copies the dense temporary, if there is one, back into the operand.
   void copy_out() const {
     if (!temporary_) return;
-    copy_strided(operand_bytes(), dense_bytes(), element_size_);
+    permute_copy(operand_bytes(), dense_bytes(), element_size_);
     stats::record_pass();
   }
 
