@@ -71,6 +71,18 @@ inline LabelMask shared_labels(const LabelMask* masks, int count, LabelMask left
   return twice & ~left;
 }
 
+/// Throws LabelError, before any work, when a factor or an intermediate of a product would keep
+/// more labels than an array has axes.
+inline void check_intermediate_rank(LabelMask labels) {
+  int count = 0;
+  for (; labels != 0; labels &= labels - 1) ++count;
+  if (count > kMaxRank) {
+    throw LabelError(message("a labelled product would make an intermediate array with ", count,
+                             " labels, more than the highest rank ", kMaxRank,
+                             ": contract it in smaller statements"));
+  }
+}
+
 /// Factor f as an operand: its array where it lies, or a dense temporary holding it summed over
 /// the labels not in `keep` (labels in their order of appearance among its operands).
 template <class TU, class T, class F, class Buffers>
@@ -93,11 +105,6 @@ LabelledOperand factor_operand(const LabelTable& table, const F& factor,
         placed |= LabelMask{1} << id;
       }
     }
-  }
-  if (rank > kMaxRank) {
-    throw LabelError(message("a factor of a labelled product keeps ", rank,
-                             " labels, more than the highest rank ", kMaxRank,
-                             "; its first operand is ", *first->labels));
   }
   LabelledOperand temporary;
   dense_operand(table, ids, rank, temporary);
@@ -190,6 +197,7 @@ void run_contraction(const LabelTable& table, const LabelledOperand& target,
         needs_engine || !pair_is_gemm(table, slot_masks[step.left], slot_masks[step.right],
                                       step.result, is_blas_element_v<T>);
   }
+  for (int slot = 0; slot < kCount + order.steps; ++slot) check_intermediate_rank(slot_masks[slot]);
   const Place place = target.place();
   if (needs_engine) check_can_run(TU{}, place);
   if (target.numel() == 0) return;

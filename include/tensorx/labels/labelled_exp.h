@@ -95,9 +95,10 @@ namespace detail {
 /// numbered depth-first, left to right: the order of the assignment's operand list).
 template <std::size_t I, class... Args>
 constexpr int leaf_offset() {
-  constexpr int counts[] = {0, Args::leaf_count...};
+  constexpr int counts[] = {Args::leaf_count..., 0};
+  constexpr int count = static_cast<int>(I);  // signed: nvcc flags `i < I` as pointless for I = 0
   int offset = 0;
-  for (std::size_t i = 0; i < I; ++i) offset += counts[i + 1];
+  for (int i = 0; i < count; ++i) offset += counts[i];
   return offset;
 }
 
