@@ -1,13 +1,14 @@
 // Tensor Comprehensions' workloads on the CPU at the paper's sizes, each written with tensorx as
 // in examples/tc_*.cpp and raced against its peers on the same buffers and threads:
-//   tmm    C(m,n) = A(m,k) B(n,k)                 vs cblas_sgemm (B transposed), Eigen
-//   tbmm   Z(b,n,k) = X(b,n,m) Y(b,k,m)          vs tx::batch_gemm, a cblas loop, Eigen per batch
-//   gconv  grouped 3x3 convolution, NCHW         vs Caffe's im2col + cblas_sgemm per image and
-//   group 2LUT   two embedding gathers summed over L   vs a hand-written OpenMP loop MLP1, MLP3
-//   fcrelu layers at batch 128        vs cblas_sgemm + an OpenMP bias/relu loop, Eigen bench_tc
-//   --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
-//            --benchmark_report_aggregates_only=true
-// The 2LUT tables have TENSORX_TC_LUT_ROWS rows (10^7, the paper's size, unless set).
+//   tmm     C(m,n) = A(m,k) B(n,k)                vs cblas_sgemm (B transposed), Eigen
+//   tbmm    Z(b,n,k) = X(b,n,m) Y(b,k,m)          vs tx::batch_gemm, a cblas loop, Eigen per batch
+//   gconv   grouped 3x3 convolution, NCHW         vs Caffe's im2col + cblas_sgemm per image, group
+//   2LUT    two embedding gathers summed over L   vs a hand-written OpenMP loop
+//   MLP1, MLP3  fcrelu layers at batch 128        vs cblas_sgemm + an OpenMP bias/relu loop, Eigen
+//     bench_tc --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
+//              --benchmark_report_aggregates_only=true
+// The 2LUT tables have TENSORX_TC_LUT_ROWS rows (10^7, the paper's size, unless set). Every peer
+// runs on cpu_bench::thread_count() threads (the "threads" column).
 #define EIGEN_USE_THREADS
 #include <cblas.h>
 
@@ -36,6 +37,7 @@ tx::Array<float, N> random_array(const tx::Dim<N>& dims, unsigned seed) {
 void report_flops(benchmark::State& state, double flops) {
   state.counters["flops"] =
       benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["threads"] = cpu_bench::thread_count();
 }
 
 // ---- tmm: C(m,n) = A(m,k) B(n,k) ----------------------------------------------------------------
@@ -151,8 +153,7 @@ void tbmm_eigen(benchmark::State& state) {
   report_flops(state, Tbmm::flops());
 }
 
-// ---- gconv: O(n,g,f,h,w) = sum I(n,g,c,h+kh,w+kw) W(g,f,c,kh,kw), 3x3, stride 1
-// ------------------
+// ---- gconv: O(n,g,f,h,w) = sum I(n,g,c,h+kh,w+kw) W(g,f,c,kh,kw), 3x3, stride 1 -----------
 
 struct Gconv {
   explicit Gconv(const benchmark::State& state)
@@ -270,6 +271,7 @@ void two_lut_tensorx(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   cpu_bench::report_bytes(state, std::int64_t(TwoLut::bytes()));
+  state.counters["threads"] = cpu_bench::thread_count();
 }
 
 // The rows of one batch entry summed straight into its output row, which stays in L1; every row
@@ -295,6 +297,7 @@ void two_lut_hand(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   cpu_bench::report_bytes(state, std::int64_t(TwoLut::bytes()));
+  state.counters["threads"] = cpu_bench::thread_count();
 }
 
 // ---- MLP1 and MLP3: O(b,o) = max(0, B(o) + sum_n I(b,n) W(o,n)) at batch 128 --------------------

@@ -6,7 +6,7 @@
 
 #include <tensorx/tensorx.h>
 
-#include "dot/dot_reference.h"
+#include "blas/dot_reference.h"
 #include "labels/einsum_reference.h"
 
 namespace tx = tensorx;

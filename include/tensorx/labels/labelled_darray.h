@@ -4,8 +4,8 @@
 #pragma once
 
 #include "tensorx/array/darray.h"
-#include "tensorx/engine/saver.h"
-#include "tensorx/engine/translation_unit.h"
+#include "tensorx/core/translation_unit.h"
+#include "tensorx/expr/saver.h"
 #include "tensorx/labels/label.h"
 #include "tensorx/labels/labelled_exp.h"
 

@@ -14,15 +14,16 @@
 #include <utility>
 
 #include "tensorx/engine/assign.h"
-#include "tensorx/engine/permute_writer.h"
-#include "tensorx/engine/reduce_assign.h"
 #include "tensorx/expr/map_exp.h"
-#include "tensorx/expr/permute_exp.h"
 #include "tensorx/expr/scalar_exp.h"
 #include "tensorx/labels/label_table.h"
 #include "tensorx/labels/labelled_exp.h"
 #include "tensorx/labels/small_sort.h"
-#include "tensorx/ops/reduce_ops.h"
+#include "tensorx/layout/permute_exp.h"
+#include "tensorx/layout/permute_writer.h"
+#include "tensorx/ops/arithmetic.h"
+#include "tensorx/reduce/reduce_writer.h"
+#include "tensorx/reduce/reducers.h"
 
 namespace tensorx {
 namespace detail {
