@@ -13,6 +13,12 @@ namespace tensorx {
 namespace detail {
 TENSORX_ENGINE_NAMESPACE_BEGIN
 
+/// The end of the piece of a reduced axis of `reduced` elements that starts at `begin`: a plain
+/// comparison, because an unqualified `min` here finds tensorx::min (the DArray reduction) first.
+__device__ TENSORX_FORCE_INLINE index_t piece_end(index_t reduced, index_t begin, index_t length) {
+  return begin + length < reduced ? begin + length : reduced;
+}
+
 /// What the row kernel reduces: `outputs` results of `reduced` elements, each cut into `splits`
 /// pieces of split_length (a multiple of the vector width), one group of threads per piece.
 struct RowWork {
@@ -41,7 +47,7 @@ __global__ void __launch_bounds__(kCudaThreads)
     const bool valid = unit < units;
     const index_t output = unit / work.splits;
     const index_t r0 = unit % work.splits * work.split_length;
-    const index_t r1 = valid ? min(work.reduced, r0 + work.split_length) : r0;
+    const index_t r1 = valid ? piece_end(work.reduced, r0, work.split_length) : r0;
     const auto cursor = source.cursor(valid ? output : 0, 0);
     const index_t step = index_t{threads} * V;
     A acc = Op::template identity<C>();
@@ -128,7 +134,7 @@ __global__ void __launch_bounds__(kCudaThreads)
   const int thread_row = static_cast<int>(threadIdx.x) / 32;
   const index_t split = blockIdx.y;
   const index_t r0 = split * work.split_length;
-  const index_t r1 = min(work.reduced, r0 + work.split_length);
+  const index_t r1 = piece_end(work.reduced, r0, work.split_length);
   for (index_t unit = blockIdx.x; unit < work.outer * work.tiles; unit += gridDim.x) {
     const index_t o = unit / work.tiles;
     const index_t k = unit % work.tiles * 32 + column;
