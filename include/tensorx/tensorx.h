@@ -50,6 +50,7 @@
 #include "tensorx/reduce/reductions.h"
 
 #include "tensorx/interop/npy.h"
+#include "tensorx/labels/labels.h"
 // DLPack interop needs the 1.x ABI; after a user's DLPack 0.x dlpack.h (no DLPACK_MAJOR_VERSION)
 // the rest of tensorx stays usable, and including tensorx/interop/dlpack.h says why it cannot be.
 #if !defined(DLPACK_DLPACK_H_) || defined(DLPACK_MAJOR_VERSION)

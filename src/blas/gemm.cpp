@@ -9,6 +9,7 @@
 #include "blas/blas_operand.h"
 #include "blas/gemm_call.h"
 #include "blas/gemm_checks.h"
+#include "tensorx/core/stats.h"
 #include "tensorx/memory/stream_order.h"
 
 namespace tensorx {
@@ -104,6 +105,7 @@ void run_planned(PlannedGemm& plan, const GemmRequest& request) {
     order_call(plan.call, nullptr);
     gpu_gemm(plan.call);
   }
+  stats::record_gemm();
   write_back(plan.out, request.c);
 }
 
@@ -154,6 +156,7 @@ bool fused_gemm(Trans trans_a, Trans trans_b, double alpha, const MatrixRef& a, 
   // copied twice.
   const bool fused = gpu_fused_gemm(plan.call, bias.data, activation);
   if (!fused) gpu_gemm(plan.call);
+  stats::record_gemm();
   write_back(plan.out, request.c);
   return fused;
 }

@@ -22,6 +22,11 @@
 
 namespace tensorx {
 
+template <class T, int N>
+class LabelledArray;
+template <class Rhs>
+class EinsumExp;
+
 namespace saver {
 struct write;
 struct add;
@@ -179,6 +184,24 @@ class Array {
                   "convert the index explicitly.");
     return (*this)[Dim<N>(static_cast<index_t>(indices)...)];
   }
+
+  /// a("i,k"): this array with its axes labelled, for Einstein-notation expressions
+  /// (labels/labelled_array.h). Throws LabelError unless the labels name exactly N axes. An
+  /// unallocated array labelled this way is allocated by the assignment to it. (Templates, so
+  /// that a(0) is element access and never a null label string.)
+  template <class Labels,
+            class = std::enable_if_t<std::is_convertible_v<const Labels&, const char*>>>
+  LabelledArray<T, N> operator()(const Labels& labels) const;
+  template <class Labels,
+            class = std::enable_if_t<std::is_convertible_v<const Labels&, const char*>>>
+  LabelledArray<T, N> operator()(const Labels& labels);
+
+  /// c = tx::einsum("ik,kj->ij", a, b) (labels/einsum.h): evaluates into this array, allocating
+  /// it if it is unallocated.
+  template <class Rhs, class TU = detail::ThisTranslationUnit>
+  Array(const EinsumExp<Rhs>& e);  // NOLINT(google-explicit-constructor): reads like the math.
+  template <class Rhs, class TU = detail::ThisTranslationUnit>
+  Array& operator=(const EinsumExp<Rhs>& e);
 
   /// The view of row `i`: the first dimension dropped, the buffer shared.
   template <int M = N, class = std::enable_if_t<(M > 0)>>

@@ -19,6 +19,8 @@
 
 namespace tensorx {
 
+class LabelledDArray;
+
 /// The largest rank a DArray holds.
 constexpr int kMaxDArrayRank = 4;
 
@@ -95,6 +97,12 @@ class DArray : public DArrayVariant {
   /// TypeError when the index rank differs from the array's, IndexError outside the extent,
   /// PlaceError for a GPU array.
   Element operator[](const DDim& index) const;
+
+  /// x("i,k"): this DArray with its axes labelled, for Einstein-notation expressions
+  /// (labels/labelled_darray.h). Throws LabelError unless the labels name rank(x) axes; an
+  /// unallocated DArray labelled this way is allocated by the assignment to it.
+  LabelledDArray operator()(const char* labels) const;
+  LabelledDArray operator()(const char* labels);
 };
 
 /// The element type of a DArray.

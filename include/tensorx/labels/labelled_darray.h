@@ -1,0 +1,86 @@
+// x("i,k") on a DArray: the run-time typed counterpart of LabelledArray. Its element type and rank
+// are read when the assignment runs; every labelled operand of one assignment must share one
+// element type (TypeError otherwise), and DArrays mix freely with typed arrays of that type.
+#pragma once
+
+#include "tensorx/array/darray.h"
+#include "tensorx/core/translation_unit.h"
+#include "tensorx/expr/saver.h"
+#include "tensorx/labels/label.h"
+#include "tensorx/labels/labelled_exp.h"
+
+namespace tensorx {
+namespace detail {
+// The labelled assignment into a DArray (labelled_assign.h); an unallocated dst is allocated
+// through `owner`, with the operands' element type and the labels' extents.
+template <class Saver, class TU, class Rhs>
+void assign_labelled_darray(const DArray& dst, DArray* owner, const LabelList& labels,
+                            const Rhs& rhs);
+
+inline bool darray_allocated(const DArray& x) {
+  return visit([](auto& a) { return a.allocated(); }, x);
+}
+}  // namespace detail
+
+class LabelledDArray : public LabelledLeaf<LabelledDArray> {
+ public:
+  using value_type = void;  // known when the assignment runs
+  static constexpr int max_labels = kMaxDArrayRank;
+  static constexpr int leaf_count = 1;
+
+  /// `array` with `labels`, one per axis of an allocated array (LabelError otherwise). `owner`
+  /// is the DArray object that an assignment to this unallocated DArray allocates.
+  LabelledDArray(const DArray& array, const LabelList& labels, DArray* owner = nullptr)
+      : array_(array), labels_(labels) {
+    if (detail::darray_allocated(array)) {
+      detail::check_label_count(labels, rank(array));
+    } else {
+      owner_ = owner;
+    }
+  }
+  LabelledDArray(const LabelledDArray&) = default;
+
+  const DArray& array() const { return array_; }
+  const LabelList& labels() const { return labels_; }
+
+  /// As LabelledArray's, plus TypeError when the element types differ.
+  template <class Rhs, class TU = detail::ThisTranslationUnit>
+  const LabelledDArray& operator=(const Rhs& rhs) const {
+    return assign<saver::write, TU>(rhs);
+  }
+  const LabelledDArray& operator=(const LabelledDArray& rhs) const {
+    return assign<saver::write, detail::ThisTranslationUnit>(rhs);
+  }
+  template <class Rhs, class TU = detail::ThisTranslationUnit>
+  const LabelledDArray& operator+=(const Rhs& rhs) const {
+    return assign<saver::add, TU>(rhs);
+  }
+  template <class Rhs, class TU = detail::ThisTranslationUnit>
+  const LabelledDArray& operator-=(const Rhs& rhs) const {
+    return assign<saver::subtract, TU>(rhs);
+  }
+
+ private:
+  template <class Saver, class TU, class Rhs>
+  const LabelledDArray& assign(const Rhs& rhs) const {
+    static_assert(is_labelled_v<Rhs>,
+                  "The right side of a labelled assignment must be labelled too: "
+                  "z(\"i,j\") = x(\"i,k\") * y(\"k,j\").");
+    detail::assign_labelled_darray<Saver, TU>(array_, owner_, labels_, rhs);
+    return *this;
+  }
+
+  DArray array_;
+  LabelList labels_;
+  DArray* owner_ = nullptr;
+};
+
+inline LabelledDArray DArray::operator()(const char* labels) const {
+  return LabelledDArray(*this, parse_labels(labels));
+}
+
+inline LabelledDArray DArray::operator()(const char* labels) {
+  return LabelledDArray(*this, parse_labels(labels), this);
+}
+
+}  // namespace tensorx

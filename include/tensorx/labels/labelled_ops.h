@@ -1,0 +1,60 @@
+// The operators of labelled expressions: + - * / between labelled operands and numbers, and
+// unary -. `a("i,k") * b("k,j")` builds a LabelledMap; whether a product is element-wise or a
+// contraction is decided by the assignment, from the labels of its left side.
+#pragma once
+
+#include <type_traits>
+
+#include "tensorx/labels/labelled_exp.h"
+#include "tensorx/ops/arithmetic.h"
+
+namespace tensorx {
+namespace detail {
+
+template <class V>
+constexpr bool is_labelled_number_v = std::is_arithmetic_v<V> || std::is_same_v<V, float16>;
+
+/// Enables a binary operator when one side is labelled and the other labelled or a number.
+template <class L, class R>
+constexpr bool is_labelled_pair_v = (is_labelled_v<L> &&
+                                     (is_labelled_v<R> || is_labelled_number_v<R>)) ||
+                                    (is_labelled_number_v<L> && is_labelled_v<R>);
+
+template <class X>
+auto labelled_operand(const X& x) {
+  if constexpr (is_labelled_v<X>) {
+    return x;
+  } else {
+    return LabelledScalar<X>(x);
+  }
+}
+
+template <class F, class... Xs>
+auto make_labelled_map(F functor, const Xs&... xs) {
+  return LabelledMap<F, decltype(labelled_operand(xs))...>(functor, labelled_operand(xs)...);
+}
+
+}  // namespace detail
+
+template <class L, class R, std::enable_if_t<detail::is_labelled_pair_v<L, R>, int> = 0>
+auto operator+(const L& l, const R& r) {
+  return detail::make_labelled_map(op::plus{}, l, r);
+}
+template <class L, class R, std::enable_if_t<detail::is_labelled_pair_v<L, R>, int> = 0>
+auto operator-(const L& l, const R& r) {
+  return detail::make_labelled_map(op::minus{}, l, r);
+}
+template <class L, class R, std::enable_if_t<detail::is_labelled_pair_v<L, R>, int> = 0>
+auto operator*(const L& l, const R& r) {
+  return detail::make_labelled_map(op::multiplies{}, l, r);
+}
+template <class L, class R, std::enable_if_t<detail::is_labelled_pair_v<L, R>, int> = 0>
+auto operator/(const L& l, const R& r) {
+  return detail::make_labelled_map(op::divides{}, l, r);
+}
+template <class E, std::enable_if_t<is_labelled_v<E>, int> = 0>
+auto operator-(const E& e) {
+  return detail::make_labelled_map(op::negate{}, e);
+}
+
+}  // namespace tensorx
