@@ -25,8 +25,7 @@ struct DLPackElement {
 inline constexpr DLPackElement kDLPackElements[] = {
     {DataType::kFloat16, kDLFloat, 16}, {DataType::kFloat32, kDLFloat, 32},
     {DataType::kFloat64, kDLFloat, 64}, {DataType::kInt32, kDLInt, 32},
-    {DataType::kInt64, kDLInt, 64},
-    // bfloat16 (branch types) adds its row here: {DataType::kBFloat16, kDLBfloat, 16},
+    {DataType::kInt64, kDLInt, 64},     {DataType::kBFloat16, kDLBfloat, 16},
 };
 
 static_assert(std::size(kDLPackElements) == kAllDataTypes.size(),
