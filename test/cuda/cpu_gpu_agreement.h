@@ -68,7 +68,7 @@ bool same_bits(const T& a, const T& b) {
 }
 
 template <class T>
-bool is_nan(const T& x) {
+bool holds_nan(const T& x) {
   if constexpr (std::is_integral_v<T>) {
     return false;
   } else {
@@ -80,7 +80,7 @@ bool is_nan(const T& x) {
 /// matches any NaN, an infinity only itself.
 template <class T>
 bool agrees(const T& cpu, const T& gpu, double allowed) {
-  if (is_nan(cpu) || is_nan(gpu)) return is_nan(cpu) && is_nan(gpu);
+  if (holds_nan(cpu) || holds_nan(gpu)) return holds_nan(cpu) && holds_nan(gpu);
   if (allowed < 0 || std::is_integral_v<T>) return same_bits(cpu, gpu);
   const double c = static_cast<double>(cpu), g = static_cast<double>(gpu);
   if (std::isinf(c) || std::isinf(g)) return c == g;

@@ -339,12 +339,14 @@ tx::Array<tx::float16, 2> huge_matrix() {
   tx::Array<tx::float16, 2> a(tx::make_dim(kHugeSide, kHugeSide));
   tx::float16* data = a.data();
   const index_t count = a.numel();
-#pragma omp parallel for
-  for (index_t i = 0; i < count; ++i) {
-    std::uint64_t h = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
-    h ^= h >> 29;
-    data[i] = tx::float16(static_cast<float>(static_cast<int>(h % 513) - 256) / 64.0f);
-  }
+  // On tensorx's CPU thread pool: 2^31 elements are seconds of work for one thread.
+  tx::detail::parallel_for(count, tx::detail::kParallelGrain, [&](index_t begin, index_t end) {
+    for (index_t i = begin; i < end; ++i) {
+      std::uint64_t h = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
+      h ^= h >> 29;
+      data[i] = tx::float16(static_cast<float>(static_cast<int>(h % 513) - 256) / 64.0f);
+    }
+  });
   return a;
 }
 
