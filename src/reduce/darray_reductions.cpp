@@ -45,7 +45,8 @@ DArray reduce_darray(const DArray& x, unsigned mask, bool keep_dims) {
         } else {
           check_reducible<Op>(a.dims(), mask);
           Array<R, M> result(reduced_extent<M>(a.dims(), mask), a.place());
-          reduce_compiled<Op, saver::write>(a, mask, result);
+          // The reduction writer: the CPU loop for host arrays, the compiled kernels for GPU ones.
+          write_reduction<Op, saver::write, HostTranslationUnit>(a, mask, result);
           const int rank = M - count_axes(mask);
           if (keep_dims || rank == M) return result;
           if (rank == 0) return reshape(result, make_dim(1));
