@@ -1,7 +1,7 @@
 // Device queries in a build without CUDA: there are no devices, and every request for one throws
 // DeviceError saying that tensorx was built without CUDA.
-#include "tensorx/place/device.h"
 #include "place/device_check.h"
+#include "tensorx/place/device.h"
 
 namespace tensorx {
 namespace cuda {

@@ -32,7 +32,8 @@ std::vector<Unholdable> unholdable_tensors() {
       t.dl_tensor.device = DLDevice{static_cast<DLDeviceType>(type), id};
     };
   };
-  const std::string types = " is none of tensorx's float16, float32, float64, int32, int64 and bfloat16";
+  const std::string types =
+      " is none of tensorx's float16, float32, float64, int32, int64 and bfloat16";
   const std::string holds =
       ", but tensorx holds CPU memory (kDLCPU, kDLCUDAHost) and CUDA memory (kDLCUDA, "
       "kDLCUDAManaged)";

@@ -19,7 +19,7 @@ namespace {
 /// The DLPack dtype of T, written down independently of tensorx's table.
 template <class T>
 DLDataType expected_dtype() {
-  const auto code = std::is_integral_v<T>                 ? kDLInt
+  const auto code = std::is_integral_v<T>             ? kDLInt
                     : std::is_same_v<T, tx::bfloat16> ? kDLBfloat
                                                       : kDLFloat;
   return DLDataType{static_cast<std::uint8_t>(code), static_cast<std::uint8_t>(8 * sizeof(T)), 1};
