@@ -55,6 +55,10 @@ DArray to(const DArray& x, const Place& place) {
 
 namespace detail {
 
+bool darray_allocated(const DArray& x) {
+  return visit([](auto& a) { return a.allocated(); }, x);
+}
+
 DArray make_uninitialised_darray(DataType type, const DDim& dims, const Place& place) {
   return type_switch(type, [&](auto tag) -> DArray {
     using T = typename decltype(tag)::type;

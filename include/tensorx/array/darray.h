@@ -213,6 +213,8 @@ void set_element(const DArray& x, const DDim& index, std::int64_t value);
 void fill_darray(const DArray& x, double value);
 void fill_darray(const DArray& x, std::int64_t value);
 DArray make_uninitialised_darray(DataType type, const DDim& dims, const Place& place);
+/// True when the DArray holds an allocated array.
+bool darray_allocated(const DArray& x);
 
 /// `value` as the compiled layer's element value: int64 for integers, else double.
 template <class V>

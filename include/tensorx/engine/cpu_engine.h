@@ -21,19 +21,24 @@ namespace tensorx {
 namespace detail {
 TENSORX_ENGINE_NAMESPACE_BEGIN
 
-/// Evaluates elements [j0, j1) of one row into dst (stride dst_stride).
+/// Evaluates elements [j0, j1) of one row into dst (stride dst_stride): in SIMD batches where the
+/// types allow them (kSimd) and the layout does (`simd`: every inner stride 0 or 1).
 template <bool kSimd, class Saver, class T, class RowPlan>
 TENSORX_FORCE_INLINE void run_row(T* dst, index_t dst_stride, const RowPlan& row, index_t j0,
-                                  index_t j1) {
+                                  index_t j1, [[maybe_unused]] bool simd) {
   using C = compute_t<T>;
   index_t j = j0;
 #if TENSORX_HAS_SIMD
   if constexpr (kSimd) {
     using B = simd_batch_t<C>;
-    for (; j + static_cast<index_t>(B::size) <= j1; j += B::size) {
-      B value = batch_of<B>(row, j);
-      if constexpr (Saver::reads_destination) value = Saver::apply(load_batch<B>(dst + j), value);
-      store_batch(dst + j, value);
+    if (simd) {
+      for (; j + static_cast<index_t>(B::size) <= j1; j += B::size) {
+        B value = batch_of<B>(row, j);
+        if constexpr (Saver::reads_destination) {
+          value = Saver::apply(load_batch<B>(dst + j), value);
+        }
+        store_batch(dst + j, value);
+      }
     }
   }
 #endif
@@ -47,9 +52,10 @@ TENSORX_FORCE_INLINE void run_row(T* dst, index_t dst_stride, const RowPlan& row
 
 /// Evaluates the elements [begin, end) of the row-major iteration space.
 template <bool kSimd, class Saver, class T, int N, class Plan>
-void run_range(const Array<T, N>& dst, const Plan& plan, bool dense, index_t begin, index_t end) {
+void run_range(const Array<T, N>& dst, const Plan& plan, bool dense, bool simd, index_t begin,
+               index_t end) {
   if (dense) {
-    run_row<kSimd, Saver>(dst.data(), 1, flat_row_of(plan), begin, end);
+    run_row<kSimd, Saver>(dst.data(), 1, flat_row_of(plan), begin, end, simd);
     return;
   }
   if constexpr (N > 0) {
@@ -61,7 +67,7 @@ void run_range(const Array<T, N>& dst, const Plan& plan, bool dense, index_t beg
     for (index_t done = begin; done < end;) {
       const index_t count = std::min(length - j, end - done);
       run_row<kSimd, Saver>(dst.data() + linearize(index, dst.strides()), dst.strides().at(N - 1),
-                            row_of(plan, index), j, j + count);
+                            row_of(plan, index), j, j + count, simd);
       done += count;
       j = 0;
       // Next row: an odometer over the outer dimensions.
@@ -96,16 +102,11 @@ void run_cpu(const Array<T, N>& dst, const Plan& plan) {
   constexpr bool kVectorizable = plan_vectorizable<Plan, C>() && Saver::template vectorizes<C> &&
                                  dst_storage_vectorizable<T, C>();
   const bool dense = facts.dense;
-  if constexpr (kVectorizable) {
-    if (dense || facts.unit_inner) {
-      parallel_for(dst.numel(), kParallelGrain, [&](index_t begin, index_t end) {
-        run_range<true, Saver>(dst, plan, dense, begin, end);
-      });
-      return;
-    }
-  }
+  // One instantiation serves every layout (the layout picks SIMD or not at run time): a second,
+  // scalar-only copy of the loops per assignment doubled the code each expression compiles to.
+  const bool simd = dense || facts.unit_inner;
   parallel_for(dst.numel(), kParallelGrain, [&](index_t begin, index_t end) {
-    run_range<false, Saver>(dst, plan, dense, begin, end);
+    run_range<kVectorizable, Saver>(dst, plan, dense, simd, begin, end);
   });
 }
 

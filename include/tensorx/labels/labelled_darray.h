@@ -17,9 +17,6 @@ template <class Saver, class TU, class Rhs>
 void assign_labelled_darray(const DArray& dst, DArray* owner, const LabelList& labels,
                             const Rhs& rhs);
 
-inline bool darray_allocated(const DArray& x) {
-  return visit([](auto& a) { return a.allocated(); }, x);
-}
 }  // namespace detail
 
 class LabelledDArray : public LabelledLeaf<LabelledDArray> {
@@ -48,9 +45,11 @@ class LabelledDArray : public LabelledLeaf<LabelledDArray> {
   const LabelledDArray& operator=(const Rhs& rhs) const {
     return assign<saver::write, TU>(rhs);
   }
-  const LabelledDArray& operator=(const LabelledDArray& rhs) const {
-    return assign<saver::write, detail::ThisTranslationUnit>(rhs);
-  }
+  /// The copy assignment z("i,j") = x("j,i") is not a template, so every translation unit that
+  /// includes tensorx would compile the labelled assignment for all 24 typed arrays (2.3 s of the
+  /// 4 s the public header took): the compiled layer holds it (src/labels/labelled_darray_copy.cpp,
+  /// built as CUDA when tensorx has CUDA, so it runs GPU arrays too).
+  const LabelledDArray& operator=(const LabelledDArray& rhs) const;
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   const LabelledDArray& operator+=(const Rhs& rhs) const {
     return assign<saver::add, TU>(rhs);

@@ -22,13 +22,14 @@ namespace tensorx {
 namespace detail {
 TENSORX_ENGINE_NAMESPACE_BEGIN
 
-/// The row loop where the last axis is reduced, the column loop where it is kept.
+/// The row loop where the last axis is reduced, the column loop where it is kept; in SIMD batches
+/// when the types allow them (kSimd) and the layout does (`simd`).
 template <class Op, class Saver, bool kSimd, class C, class T, int N, class Rows>
-void reduce_space(T* dst, const ReduceSpace<N>& space, const Rows& rows) {
+void reduce_space(T* dst, const ReduceSpace<N>& space, const Rows& rows, bool simd) {
   if (space.is_reduced(N - 1)) {
-    reduce_rows<Op, Saver, kSimd, C>(dst, space, rows);
+    reduce_rows<Op, Saver, kSimd, C>(dst, space, rows, simd);
   } else {
-    reduce_columns<Op, Saver, kSimd, C>(dst, space, rows);
+    reduce_columns<Op, Saver, kSimd, C>(dst, space, rows, simd);
   }
 }
 
@@ -39,7 +40,7 @@ void reduce_dense(T* dst, const ReduceSpace<N>& space, const Plan& plan) {
   const ReduceSpace<N> dense = merged(space);
   const FlatRows<decltype(flat_row_of(plan)), N> rows{flat_row_of(plan),
                                                       contiguous_strides(dense.dims)};
-  reduce_space<Op, Saver, !Op::kIndexed && plan_vectorizable<Plan, C>(), C>(dst, dense, rows);
+  reduce_space<Op, Saver, !Op::kIndexed && plan_vectorizable<Plan, C>(), C>(dst, dense, rows, true);
 }
 
 /// Reduces `plan` (an operand planned over space.dims) with reducer Op into dst (its results at
@@ -55,10 +56,10 @@ void reduce_cpu(T* dst, const ReduceSpace<N>& space, const Plan& plan) {
   constexpr bool kVectorizable = !Op::kIndexed && plan_vectorizable<Plan, C>();
   if (facts.dense) {
     reduce_dense<Op, Saver>(dst, space, plan);
-  } else if (facts.unit_inner) {
-    reduce_space<Op, Saver, kVectorizable, C>(dst, space, PlanRows<Plan>{plan});
   } else {
-    reduce_space<Op, Saver, false, C>(dst, space, PlanRows<Plan>{plan});
+    // One instantiation for both layouts, as in the element-wise engine: SIMD is chosen at run
+    // time from the inner strides.
+    reduce_space<Op, Saver, kVectorizable, C>(dst, space, PlanRows<Plan>{plan}, facts.unit_inner);
   }
 }
 

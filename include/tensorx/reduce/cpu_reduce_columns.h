@@ -21,17 +21,19 @@ constexpr std::size_t kColumnTileBytes = std::size_t{1} << 18;
 
 /// Combines input rows r0 .. r1 - 1 of one result row, the first at index `start` of the operand
 /// (`reduced` the extent of the rows), into tile[0 .. j1 - j0) for columns j0 .. j1 - 1. With
-/// kSimd, across the columns and four rows per pass, so that the tile is loaded and stored once
-/// for four rows; the indexed reducers row by row, with the row's position.
+/// kSimd and `simd`, across the columns and four rows per pass, so that the tile is loaded and
+/// stored once for four rows; else, and for the indexed reducers, row by row, with the row's
+/// position.
 template <class Op, class C, bool kSimd, int N, class Rows>
 void accumulate_rows(accumulator_t<Op, C>* tile, const Rows& rows, Dim<N> start,
-                     const Dim<N>& reduced, index_t j0, index_t j1, index_t r0, index_t r1) {
+                     const Dim<N>& reduced, index_t j0, index_t j1, index_t r0, index_t r1,
+                     [[maybe_unused]] bool simd) {
   index_t r = r0;
 #if TENSORX_HAS_SIMD
   if constexpr (kSimd) {
     using B = simd_batch_t<C>;
     const index_t vector_end = j0 + (j1 - j0) / static_cast<index_t>(B::size) * B::size;
-    for (; r + 4 <= r1; r += 4) {
+    for (; simd && r + 4 <= r1; r += 4) {
       const auto row0 = rows.at(start);
       next_index(start, reduced, N - 1);
       const auto row1 = rows.at(start);
@@ -65,9 +67,10 @@ void accumulate_rows(accumulator_t<Op, C>* tile, const Rows& rows, Dim<N> start,
 
 /// The column loop: the last axis of `space` is kept. Each result row (the kept index without
 /// the last axis) accumulates its input rows, kColumnChunkRows at a time, into a tile of
-/// accumulators across the last axis (several tiles only for rows longer than kColumnTileBytes).
+/// accumulators across the last axis (several tiles only for rows longer than kColumnTileBytes);
+/// in SIMD batches when kSimd and `simd` (see accumulate_rows).
 template <class Op, class Saver, bool kSimd, class C, class T, int N, class Rows>
-void reduce_columns(T* dst, const ReduceSpace<N>& space, const Rows& rows) {
+void reduce_columns(T* dst, const ReduceSpace<N>& space, const Rows& rows, bool simd) {
   using A = accumulator_t<Op, C>;
   constexpr index_t kTile = static_cast<index_t>(kColumnTileBytes / sizeof(A));
   const index_t length = space.dims.at(N - 1);
@@ -92,7 +95,7 @@ void reduce_columns(T* dst, const ReduceSpace<N>& space, const Rows& rows) {
           const Dim<N> origin = delinearize(result_row, kept);
           for (index_t j = j0; j < j1; ++j) tile[j - j0] = Op::template identity<C>();
           accumulate_rows<Op, C, kSimd>(tile, rows, add_dims(origin, delinearize(r0, reduced)),
-                                        reduced, j0, j1, r0, r1);
+                                        reduced, j0, j1, r0, r1, simd);
           if (chunks == 1) {
             T* target = dst + linearize(origin, space.dst_strides);
             for (index_t j = j0; j < j1; ++j) {

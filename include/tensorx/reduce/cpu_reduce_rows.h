@@ -16,17 +16,18 @@ TENSORX_ENGINE_NAMESPACE_BEGIN
 constexpr index_t kReduceChunk = index_t{1} << 14;
 
 /// Elements [j0, j1) (at most kReduceBlock, at least one) of `row` reduced: four SIMD
-/// accumulators when kSimd, else four scalar ones (one for the indexed reducers, whose element
-/// positions are j).
+/// accumulators when the types allow batches (kSimd) and the layout does (`simd`), else four
+/// scalar ones (one for the indexed reducers, whose element positions are j).
 template <class Op, class C, bool kSimd, class Row>
-TENSORX_FORCE_INLINE accumulator_t<Op, C> reduce_block(const Row& row, index_t j0, index_t j1) {
+TENSORX_FORCE_INLINE accumulator_t<Op, C> reduce_block(const Row& row, index_t j0, index_t j1,
+                                                       [[maybe_unused]] bool simd) {
   using A = accumulator_t<Op, C>;
   index_t j = j0;
 #if TENSORX_HAS_SIMD
   if constexpr (kSimd) {
     using B = simd_batch_t<C>;
     constexpr index_t kLanes = B::size;
-    if (j1 - j0 >= kLanes) {
+    if (simd && j1 - j0 >= kLanes) {
       B acc0(Op::template identity<C>()), acc1 = acc0, acc2 = acc0, acc3 = acc0;
       for (; j + 4 * kLanes <= j1; j += 4 * kLanes) {
         acc0 = Op::combine(acc0, batch_of<B>(row, j));
@@ -62,19 +63,20 @@ TENSORX_FORCE_INLINE accumulator_t<Op, C> reduce_block(const Row& row, index_t j
 
 /// Elements [j0, j1) (at least one) of `row` reduced, block by block, the blocks pairwise.
 template <class Op, class C, bool kSimd, class Row>
-accumulator_t<Op, C> reduce_row(const Row& row, index_t j0, index_t j1) {
-  if (j1 - j0 <= kReduceBlock) return reduce_block<Op, C, kSimd>(row, j0, j1);
+accumulator_t<Op, C> reduce_row(const Row& row, index_t j0, index_t j1, bool simd) {
+  if (j1 - j0 <= kReduceBlock) return reduce_block<Op, C, kSimd>(row, j0, j1, simd);
   Cascade<Op, accumulator_t<Op, C>> cascade;
   for (index_t j = j0; j < j1; j += kReduceBlock) {
-    cascade.push(reduce_block<Op, C, kSimd>(row, j, std::min(j1, j + kReduceBlock)));
+    cascade.push(reduce_block<Op, C, kSimd>(row, j, std::min(j1, j + kReduceBlock), simd));
   }
   return cascade.result();
 }
 
 /// The row loop: the last axis of `space` is reduced. Each result reduces its `count` elements
-/// (its rows, in row-major order) in chunks of kReduceChunk.
+/// (its rows, in row-major order) in chunks of kReduceChunk; in SIMD batches when kSimd and
+/// `simd` (see reduce_block).
 template <class Op, class Saver, bool kSimd, class C, class T, int N, class Rows>
-void reduce_rows(T* dst, const ReduceSpace<N>& space, const Rows& rows) {
+void reduce_rows(T* dst, const ReduceSpace<N>& space, const Rows& rows, bool simd) {
   using A = accumulator_t<Op, C>;
   const index_t length = space.dims.at(N - 1);
   const Dim<N> kept = space.kept_dims();
@@ -89,11 +91,12 @@ void reduce_rows(T* dst, const ReduceSpace<N>& space, const Rows& rows) {
   auto reduce_span = [&](const Dim<N>& origin, index_t e0, index_t e1) {
     index_t j = e0 % length;
     Dim<N> start = add_dims(origin, delinearize(e0 / length, rows_extent));
-    if (j + (e1 - e0) <= length) return reduce_row<Op, C, kSimd>(rows.at(start), j, j + e1 - e0);
+    if (j + (e1 - e0) <= length)
+      return reduce_row<Op, C, kSimd>(rows.at(start), j, j + e1 - e0, simd);
     Cascade<Op, A> cascade;
     while (e0 < e1) {
       const index_t n = std::min(length - j, e1 - e0);
-      cascade.push(reduce_row<Op, C, kSimd>(rows.at(start), j, j + n));
+      cascade.push(reduce_row<Op, C, kSimd>(rows.at(start), j, j + n, simd));
       e0 += n;
       j = 0;
       next_index(start, rows_extent, N - 1);
