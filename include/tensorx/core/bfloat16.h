@@ -73,18 +73,18 @@ TENSORX_HOST_DEVICE double integer_for_narrow_rounding(Integer value) {
 }  // namespace detail
 
 /// bfloat16: 1 sign bit, 8 exponent bits (float's), 7 fraction bits.
-class bfloat16 : public detail::NarrowFloat<bfloat16> {
+class bfloat16 : public detail::NarrowFloat<bfloat16, detail::BFloat16Format> {
  public:
   /// +0. A constexpr constructor, so that nvcc still accepts bfloat16 in __shared__ memory.
-  TENSORX_HOST_DEVICE constexpr bfloat16() : bits_(0) {}
+  TENSORX_HOST_DEVICE constexpr bfloat16() : NarrowFloat(0) {}
 
   /// Round to nearest, ties to even; from 2^128 * (1 - 2^-9) on the result is infinity.
   TENSORX_HOST_DEVICE explicit bfloat16(float value)
-      : bits_(detail::float_to_bfloat16_bits(value)) {}
+      : NarrowFloat(detail::float_to_bfloat16_bits(value)) {}
 
   /// Rounded once, directly from the double (never through float, which could round twice).
   TENSORX_HOST_DEVICE explicit bfloat16(double value)
-      : bits_(detail::round_to_narrow_bits<detail::BFloat16Format, detail::Binary64>(
+      : NarrowFloat(detail::round_to_narrow_bits<detail::BFloat16Format, detail::Binary64>(
             detail::bits_of(value))) {}
 
   /// Rounded once, for every integer type (64-bit ones included).
@@ -92,36 +92,13 @@ class bfloat16 : public detail::NarrowFloat<bfloat16> {
   TENSORX_HOST_DEVICE explicit bfloat16(Integer value)
       : bfloat16(detail::integer_for_narrow_rounding(value)) {}
 
-  /// The bfloat16 whose encoding is `bits`.
-  TENSORX_HOST_DEVICE static constexpr bfloat16 from_bits(std::uint16_t bits) {
-    return bfloat16(BitsTag{}, bits);
-  }
-  TENSORX_HOST_DEVICE constexpr std::uint16_t bits() const { return bits_; }
-
   /// Exact. Implicit, so that a bfloat16 mixed with a float or double computes in that type.
-  TENSORX_HOST_DEVICE operator float() const { return detail::bfloat16_bits_to_float(bits_); }
-
- private:
-  struct BitsTag {};
-
-  TENSORX_HOST_DEVICE constexpr bfloat16(BitsTag, std::uint16_t bits) : bits_(bits) {}
-
-  std::uint16_t bits_;
+  TENSORX_HOST_DEVICE operator float() const { return detail::bfloat16_bits_to_float(bits()); }
 };
 
 static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2,
               "bfloat16 must be exactly two bytes.");
 static_assert(std::is_trivially_copyable_v<bfloat16>, "bfloat16 must be trivially copyable.");
-
-TENSORX_HOST_DEVICE constexpr bool isnan(bfloat16 h) {
-  return (h.bits() & 0x7fffu) > 0x7f80u;
-}
-TENSORX_HOST_DEVICE constexpr bool isinf(bfloat16 h) {
-  return (h.bits() & 0x7fffu) == 0x7f80u;
-}
-TENSORX_HOST_DEVICE constexpr bool isfinite(bfloat16 h) {
-  return (h.bits() & 0x7f80u) != 0x7f80u;
-}
 
 template <>
 struct is_narrow_float<bfloat16> : std::true_type {};
@@ -131,55 +108,7 @@ struct is_narrow_float<bfloat16> : std::true_type {};
 namespace std {
 
 template <>
-struct numeric_limits<tensorx::bfloat16> {
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr bool has_signaling_NaN = true;
-  static constexpr float_denorm_style has_denorm = denorm_present;
-  static constexpr bool has_denorm_loss = false;
-  static constexpr float_round_style round_style = round_to_nearest;
-  static constexpr bool is_iec559 = false;  // not an IEEE 754 interchange format
-  static constexpr bool is_bounded = true;
-  static constexpr bool is_modulo = false;
-  static constexpr int digits = 8;
-  static constexpr int digits10 = 2;
-  static constexpr int max_digits10 = 4;
-  static constexpr int radix = 2;
-  static constexpr int min_exponent = -125;
-  static constexpr int min_exponent10 = -37;
-  static constexpr int max_exponent = 128;
-  static constexpr int max_exponent10 = 38;
-  static constexpr bool traps = false;
-  static constexpr bool tinyness_before = false;
-
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 min() noexcept { return make(0x0080); }
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 lowest() noexcept { return make(0xff7f); }
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 max() noexcept { return make(0x7f7f); }
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 epsilon() noexcept { return make(0x3c00); }
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 round_error() noexcept {
-    return make(0x3f00);
-  }
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 infinity() noexcept {
-    return make(0x7f80);
-  }
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 quiet_NaN() noexcept {
-    return make(0x7fc0);
-  }
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 signaling_NaN() noexcept {
-    return make(0x7fa0);
-  }
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 denorm_min() noexcept {
-    return make(0x0001);
-  }
-
- private:
-  TENSORX_HOST_DEVICE static constexpr tensorx::bfloat16 make(std::uint16_t bits) noexcept {
-    return tensorx::bfloat16::from_bits(bits);
-  }
-};
+struct numeric_limits<tensorx::bfloat16>
+    : tensorx::detail::NarrowFloatLimits<tensorx::bfloat16, false> {};
 
 }  // namespace std

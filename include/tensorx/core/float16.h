@@ -59,52 +59,31 @@ TENSORX_HOST_DEVICE inline float half_bits_to_float(std::uint16_t bits) {
 }  // namespace detail
 
 /// IEEE 754 binary16.
-class float16 : public detail::NarrowFloat<float16> {
+class float16 : public detail::NarrowFloat<float16, detail::Binary16> {
  public:
   /// +0. A constexpr constructor, so that nvcc still accepts float16 in __shared__ memory (which
   /// it leaves uninitialised, as for every type).
-  TENSORX_HOST_DEVICE constexpr float16() : bits_(0) {}
+  TENSORX_HOST_DEVICE constexpr float16() : NarrowFloat(0) {}
 
   /// Round to nearest, ties to even; beyond 65504 (from 65520 on) the result is infinity.
-  TENSORX_HOST_DEVICE explicit float16(float value) : bits_(detail::float_to_half_bits(value)) {}
+  TENSORX_HOST_DEVICE explicit float16(float value)
+      : NarrowFloat(detail::float_to_half_bits(value)) {}
 
   /// Rounded once, directly from the double (never through float, which could round twice).
-  TENSORX_HOST_DEVICE explicit float16(double value) : bits_(detail::double_to_half_bits(value)) {}
+  TENSORX_HOST_DEVICE explicit float16(double value)
+      : NarrowFloat(detail::double_to_half_bits(value)) {}
 
   /// Every integer whose magnitude could round to a finite float16 (below 65520) is exact as a
   /// double, and every larger one stays at least 65520 as a double, so this rounds only once.
   template <class Integer, std::enable_if_t<std::is_integral_v<Integer>, int> = 0>
   TENSORX_HOST_DEVICE explicit float16(Integer value) : float16(static_cast<double>(value)) {}
 
-  /// The float16 whose IEEE encoding is `bits`.
-  TENSORX_HOST_DEVICE static constexpr float16 from_bits(std::uint16_t bits) {
-    return float16(BitsTag{}, bits);
-  }
-  TENSORX_HOST_DEVICE constexpr std::uint16_t bits() const { return bits_; }
-
   /// Exact. Implicit, so that a float16 mixed with a float or double computes in that type.
-  TENSORX_HOST_DEVICE operator float() const { return detail::half_bits_to_float(bits_); }
-
- private:
-  struct BitsTag {};
-
-  TENSORX_HOST_DEVICE constexpr float16(BitsTag, std::uint16_t bits) : bits_(bits) {}
-
-  std::uint16_t bits_;
+  TENSORX_HOST_DEVICE operator float() const { return detail::half_bits_to_float(bits()); }
 };
 
 static_assert(sizeof(float16) == 2 && alignof(float16) == 2, "float16 must be exactly two bytes.");
 static_assert(std::is_trivially_copyable_v<float16>, "float16 must be trivially copyable.");
-
-TENSORX_HOST_DEVICE constexpr bool isnan(float16 h) {
-  return (h.bits() & 0x7fffu) > 0x7c00u;
-}
-TENSORX_HOST_DEVICE constexpr bool isinf(float16 h) {
-  return (h.bits() & 0x7fffu) == 0x7c00u;
-}
-TENSORX_HOST_DEVICE constexpr bool isfinite(float16 h) {
-  return (h.bits() & 0x7c00u) != 0x7c00u;
-}
 
 template <>
 struct is_narrow_float<float16> : std::true_type {};
@@ -114,53 +93,7 @@ struct is_narrow_float<float16> : std::true_type {};
 namespace std {
 
 template <>
-struct numeric_limits<tensorx::float16> {
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr bool has_signaling_NaN = true;
-  static constexpr float_denorm_style has_denorm = denorm_present;
-  static constexpr bool has_denorm_loss = false;
-  static constexpr float_round_style round_style = round_to_nearest;
-  static constexpr bool is_iec559 = true;
-  static constexpr bool is_bounded = true;
-  static constexpr bool is_modulo = false;
-  static constexpr int digits = 11;
-  static constexpr int digits10 = 3;
-  static constexpr int max_digits10 = 5;
-  static constexpr int radix = 2;
-  static constexpr int min_exponent = -13;
-  static constexpr int min_exponent10 = -4;
-  static constexpr int max_exponent = 16;
-  static constexpr int max_exponent10 = 4;
-  static constexpr bool traps = false;
-  static constexpr bool tinyness_before = false;
-
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 min() noexcept { return make(0x0400); }
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 lowest() noexcept { return make(0xfbff); }
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 max() noexcept { return make(0x7bff); }
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 epsilon() noexcept { return make(0x1400); }
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 round_error() noexcept {
-    return make(0x3800);
-  }
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 infinity() noexcept { return make(0x7c00); }
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 quiet_NaN() noexcept {
-    return make(0x7e00);
-  }
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 signaling_NaN() noexcept {
-    return make(0x7d00);
-  }
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 denorm_min() noexcept {
-    return make(0x0001);
-  }
-
- private:
-  TENSORX_HOST_DEVICE static constexpr tensorx::float16 make(std::uint16_t bits) noexcept {
-    return tensorx::float16::from_bits(bits);
-  }
-};
+struct numeric_limits<tensorx::float16>
+    : tensorx::detail::NarrowFloatLimits<tensorx::float16, true> {};
 
 }  // namespace std

@@ -1,15 +1,18 @@
 // NarrowFloat: what the two-byte float types (float16, bfloat16) share as numbers. Each is stored
 // in 16 bits and computed in float: arithmetic converts to float and rounds the result back once,
-// comparisons compare the floats. A type derives from NarrowFloat<Self>, provides from_bits,
-// bits(), explicit constructors from float and double and an implicit conversion to float, and
-// specialises is_narrow_float.
+// comparisons compare the floats. A type derives from NarrowFloat<Self, Format> (its field widths,
+// core/float_bits.h), which holds the bits; it provides explicit constructors from float and double
+// and an implicit conversion to float, and specialises is_narrow_float. Classification (isnan,
+// isinf, isfinite) and std::numeric_limits (through NarrowFloatLimits) follow from the format.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <type_traits>
 
 #include "tensorx/core/config.h"
+#include "tensorx/core/float_bits.h"
 
 namespace tensorx {
 namespace detail {
@@ -22,9 +25,24 @@ using NarrowCompoundType =
                          std::is_same_v<T, double>,
                      std::conditional_t<std::is_same_v<T, double>, double, float>>;
 
-template <class Self>
+template <class Self, class FormatT>
 class NarrowFloat {
  public:
+  /// The widths of the fields (core/float_bits.h).
+  using Format = FormatT;
+  static_assert(Format::kMantissaBits + Format::kExponentBits == 15, "A narrow float has 16 bits.");
+  /// The exponent field all ones: the bits of +infinity.
+  static constexpr std::uint16_t kExponentMask = ((1u << Format::kExponentBits) - 1)
+                                                 << Format::kMantissaBits;
+
+  /// The value whose encoding is `bits`.
+  TENSORX_HOST_DEVICE static constexpr Self from_bits(std::uint16_t bits) {
+    Self value;
+    value.bits_ = bits;
+    return value;
+  }
+  TENSORX_HOST_DEVICE constexpr std::uint16_t bits() const { return bits_; }
+
   // Each result is computed in float and rounded once. Float's 24 significand bits are at least
   // twice the narrow type's plus two (2 * 11 + 2 for float16, 2 * 8 + 2 for bfloat16), so this
   // equals the correctly rounded operation in the narrow type (no double rounding).
@@ -69,9 +87,14 @@ class NarrowFloat {
   /// Prints the value as the float it converts to.
   friend std::ostream& operator<<(std::ostream& out, Self h) { return out << float(h); }
 
+ protected:
+  TENSORX_HOST_DEVICE constexpr explicit NarrowFloat(std::uint16_t bits) : bits_(bits) {}
+
  private:
   TENSORX_HOST_DEVICE constexpr const Self& self() const { return static_cast<const Self&>(*this); }
   TENSORX_HOST_DEVICE Self& assign(Self value) { return static_cast<Self&>(*this) = value; }
+
+  std::uint16_t bits_;
 };
 
 }  // namespace detail
@@ -86,4 +109,86 @@ inline constexpr bool is_narrow_float_v = is_narrow_float<T>::value;
 template <class T>
 inline constexpr bool is_floating_element_v = std::is_floating_point_v<T> || is_narrow_float_v<T>;
 
+/// NaN: the exponent field all ones and a fraction that is not zero.
+template <class F, std::enable_if_t<is_narrow_float_v<F>, int> = 0>
+TENSORX_HOST_DEVICE constexpr bool isnan(F h) {
+  return (h.bits() & 0x7fffu) > F::kExponentMask;
+}
+/// Either infinity: the exponent field all ones and a zero fraction.
+template <class F, std::enable_if_t<is_narrow_float_v<F>, int> = 0>
+TENSORX_HOST_DEVICE constexpr bool isinf(F h) {
+  return (h.bits() & 0x7fffu) == F::kExponentMask;
+}
+/// Neither infinite nor NaN.
+template <class F, std::enable_if_t<is_narrow_float_v<F>, int> = 0>
+TENSORX_HOST_DEVICE constexpr bool isfinite(F h) {
+  return (h.bits() & F::kExponentMask) != F::kExponentMask;
+}
+
+namespace detail {
+
+/// std::numeric_limits of a narrow float F, every member derived from its format: a type
+/// specialises std::numeric_limits<F> by deriving from this. kIec559 says whether the format is an
+/// IEEE 754 interchange format (binary16 is, bfloat16 is not). The decimal members use
+/// 30103 / 100000 for log10(2), exact enough for exponents this small.
+template <class F, bool kIec559>
+struct NarrowFloatLimits {
+  using Format = typename F::Format;
+  static constexpr int kMantissa = Format::kMantissaBits;
+  static constexpr int kBias = Format::kBias;
+
+  static constexpr bool is_specialized = true;
+  static constexpr bool is_signed = true;
+  static constexpr bool is_integer = false;
+  static constexpr bool is_exact = false;
+  static constexpr bool has_infinity = true;
+  static constexpr bool has_quiet_NaN = true;
+  static constexpr bool has_signaling_NaN = true;
+  static constexpr std::float_denorm_style has_denorm = std::denorm_present;
+  static constexpr bool has_denorm_loss = false;
+  static constexpr std::float_round_style round_style = std::round_to_nearest;
+  static constexpr bool is_iec559 = kIec559;
+  static constexpr bool is_bounded = true;
+  static constexpr bool is_modulo = false;
+  static constexpr int digits = kMantissa + 1;
+  static constexpr int digits10 = kMantissa * 30103 / 100000;
+  static constexpr int max_digits10 = 2 + digits * 30103 / 100000;
+  static constexpr int radix = 2;
+  static constexpr int min_exponent = 2 - kBias;
+  static constexpr int min_exponent10 = -((kBias - 1) * 30103 / 100000);
+  static constexpr int max_exponent = kBias + 1;
+  static constexpr int max_exponent10 = ((kBias + 1) * 30103 - 1) / 100000;
+  static constexpr bool traps = false;
+  static constexpr bool tinyness_before = false;
+
+  TENSORX_HOST_DEVICE static constexpr F min() noexcept { return F::from_bits(1u << kMantissa); }
+  TENSORX_HOST_DEVICE static constexpr F lowest() noexcept {
+    return F::from_bits(0x8000u | (F::kExponentMask - 1u));
+  }
+  TENSORX_HOST_DEVICE static constexpr F max() noexcept {
+    return F::from_bits(F::kExponentMask - 1u);
+  }
+  /// 2^-kMantissa: the gap between 1 and the next value.
+  TENSORX_HOST_DEVICE static constexpr F epsilon() noexcept {
+    return F::from_bits(static_cast<std::uint16_t>((kBias - kMantissa) << kMantissa));
+  }
+  /// 0.5.
+  TENSORX_HOST_DEVICE static constexpr F round_error() noexcept {
+    return F::from_bits(static_cast<std::uint16_t>((kBias - 1) << kMantissa));
+  }
+  TENSORX_HOST_DEVICE static constexpr F infinity() noexcept {
+    return F::from_bits(F::kExponentMask);
+  }
+  /// The top fraction bit set: quiet.
+  TENSORX_HOST_DEVICE static constexpr F quiet_NaN() noexcept {
+    return F::from_bits(F::kExponentMask | (1u << (kMantissa - 1)));
+  }
+  /// The top fraction bit clear, the next one set.
+  TENSORX_HOST_DEVICE static constexpr F signaling_NaN() noexcept {
+    return F::from_bits(F::kExponentMask | (1u << (kMantissa - 2)));
+  }
+  TENSORX_HOST_DEVICE static constexpr F denorm_min() noexcept { return F::from_bits(1u); }
+};
+
+}  // namespace detail
 }  // namespace tensorx

@@ -90,35 +90,57 @@ template <class Saver>
                            " of an unallocated array that is const: give it a shape first"));
 }
 
+/// The right side of a labelled assignment gathered: its operands in a label table, and the
+/// extents the table gives the left side's labels.
+template <class T, class Rhs>
+struct GatheredRhs {
+  static constexpr int kCount = Rhs::leaf_count;
+  LabelTable table;
+  LabelledOperand operands[kCount];
+  index_t extents[kMaxRank];
+
+  GatheredRhs(const Rhs& rhs, const LabelList& labels) {
+    gather<T, 0>(rhs, table, operands);
+    left_extents(table, labels, extents);
+  }
+};
+
+/// Binds `result` (an allocated and checked array, of element type T where the assignment runs;
+/// a DArray visit also instantiates it for the other types) to the left side's labels and runs
+/// the assignment, with R the largest rank it plans for.
+template <class Saver, class TU, int R, class T, class Rhs, class Result>
+void run_into(GatheredRhs<T, Rhs>& gathered, const LabelList& labels, const Result& result,
+              const Rhs& rhs) {
+  constexpr int N = Result::rank;
+  index_t dims[kMaxRank];
+  index_t strides[kMaxRank];
+  if constexpr (N > 0) {
+    for (int i = 0; i < N; ++i) {
+      dims[i] = result.dims().at(i);
+      strides[i] = result.strides().at(i);
+    }
+  }
+  LabelledOperand target;
+  bind_left(gathered.table, labels, dims, strides, &result.buffer(), result.offset(), target);
+  run_labelled<Saver, TU, T, R>(gathered.table, target, rhs, gathered.operands);
+}
+
 template <class Saver, class TU, class T, int N, class Rhs>
 void assign_labelled(const Array<T, N>& dst, Array<T, N>* owner, const LabelList& labels,
                      const Rhs& rhs) {
   static_assert(
       std::is_void_v<typename Rhs::value_type> || std::is_same_v<typename Rhs::value_type, T>,
       "The labelled expression's element type differs from the left side's.");
-  constexpr int kCount = Rhs::leaf_count;
-  LabelTable table;
-  LabelledOperand operands[kCount];
-  gather<T, 0>(rhs, table, operands);
-  index_t extents[kMaxRank];
-  left_extents(table, labels, extents);
+  GatheredRhs<T, Rhs> gathered(rhs, labels);
   Array<T, N> result = dst;
   if (!result.allocated()) {
     if (Saver::reads_destination || owner == nullptr) throw_unallocated<Saver>(labels);
-    result = Array<T, N>(dim_of<N>(extents), place_for_new_result(operands, kCount));
+    result = Array<T, N>(dim_of<N>(gathered.extents),
+                         place_for_new_result(gathered.operands, gathered.kCount));
   } else {
-    check_places(operands, kCount, result.place());
+    check_places(gathered.operands, gathered.kCount, result.place());
   }
-  index_t strides[kMaxRank];
-  if constexpr (N > 0) {
-    for (int i = 0; i < N; ++i) {
-      extents[i] = result.dims().at(i);
-      strides[i] = result.strides().at(i);
-    }
-  }
-  LabelledOperand target;
-  bind_left(table, labels, extents, strides, &result.buffer(), result.offset(), target);
-  run_labelled<Saver, TU, T, N>(table, target, rhs, operands);
+  run_into<Saver, TU, N>(gathered, labels, result, rhs);
   if (!dst.allocated()) *owner = result;
 }
 
@@ -150,40 +172,25 @@ DataType labelled_element_type(const DArray& dst, const Rhs& rhs) {
 template <class Saver, class TU, class T, class Rhs>
 void assign_labelled_darray_typed(const DArray& dst, DArray* owner, const LabelList& labels,
                                   const Rhs& rhs) {
-  constexpr int kCount = Rhs::leaf_count;
-  LabelTable table;
-  LabelledOperand operands[kCount];
-  gather<T, 0>(rhs, table, operands);
-  index_t extents[kMaxRank];
-  left_extents(table, labels, extents);
+  GatheredRhs<T, Rhs> gathered(rhs, labels);
   DArray result = dst;
   if (!darray_allocated(result)) {
     if (Saver::reads_destination || owner == nullptr) throw_unallocated<Saver>(labels);
-    const Place place = place_for_new_result(operands, kCount);
+    const Place place = place_for_new_result(gathered.operands, gathered.kCount);
     // A DArray has no rank 0: a result without labels is one element of extent (1).
-    result = labels.size == 0 ? DArray(Array<T, 1>(make_dim(1), place))
-                              : darray_rank_switch(labels.size, [&](auto rank) {
-                                  return DArray(Array<T, rank>(dim_of<rank>(extents), place));
-                                });
+    result = labels.size == 0
+                 ? DArray(Array<T, 1>(make_dim(1), place))
+                 : darray_rank_switch(labels.size, [&](auto rank) {
+                     return DArray(Array<T, rank>(dim_of<rank>(gathered.extents), place));
+                   });
   } else if (dtype(result) != data_type_of<T>()) {
     throw TypeError(message("cannot assign a labelled expression of ", data_type_of<T>(),
                             " elements to a DArray of ", dtype(result)));
   } else {
-    check_places(operands, kCount, place(result));
+    check_places(gathered.operands, gathered.kCount, place(result));
   }
-  visit(
-      [&](auto& array) {
-        index_t dims[kMaxRank];
-        index_t strides[kMaxRank];
-        for (int i = 0; i < labels.size; ++i) {
-          dims[i] = array.dims().at(i);
-          strides[i] = array.strides().at(i);
-        }
-        LabelledOperand target;
-        bind_left(table, labels, dims, strides, &array.buffer(), array.offset(), target);
-        run_labelled<Saver, TU, T, kMaxDArrayRank>(table, target, rhs, operands);
-      },
-      result);
+  visit([&](auto& array) { run_into<Saver, TU, kMaxDArrayRank>(gathered, labels, array, rhs); },
+        result);
   if (owner != nullptr && !darray_allocated(dst)) *owner = result;
 }
 
@@ -201,25 +208,12 @@ void assign_labelled_darray(const DArray& dst, DArray* owner, const LabelList& l
 
 }  // namespace detail
 
-/// Writes a labelled expression to the labelled elements of `dst` as `req` says (kNullOp writes
-/// nothing, kWriteTo and kWriteInplace overwrite, kAddTo adds). Throws before writing anything.
-template <class T, int N, class Rhs, class TU = detail::ThisTranslationUnit>
-void assign(const LabelledArray<T, N>& dst, const Rhs& rhs, OpReq req) {
-  switch (req) {
-    case OpReq::kNullOp:
-      return;
-    case OpReq::kWriteTo:
-    case OpReq::kWriteInplace:
-      dst.template operator=<Rhs, TU>(rhs);
-      return;
-    case OpReq::kAddTo:
-      dst.template operator+=<Rhs, TU>(rhs);
-      return;
-  }
-  throw Error(detail::message("unknown OpReq value ", static_cast<int>(req)));
-}
-template <class Rhs, class TU = detail::ThisTranslationUnit>
-void assign(const LabelledDArray& dst, const Rhs& rhs, OpReq req) {
+/// Writes a labelled expression to the labelled elements of `dst` (a labelled Array or DArray) as
+/// `req` says (kNullOp writes nothing, kWriteTo and kWriteInplace overwrite, kAddTo adds). Throws
+/// before writing anything.
+template <class Dst, class Rhs, class TU = detail::ThisTranslationUnit,
+          std::enable_if_t<is_labelled_leaf_v<Dst>, int> = 0>
+void assign(const Dst& dst, const Rhs& rhs, OpReq req) {
   switch (req) {
     case OpReq::kNullOp:
       return;
