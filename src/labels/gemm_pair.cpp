@@ -1,6 +1,8 @@
 // The GEMM of a planned pair contraction (labels/gemm_pair.h).
 #include "tensorx/labels/gemm_pair.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 #include "labels/permute_copy.h"
@@ -86,11 +88,10 @@ class SideData {
   std::unique_ptr<Allocation> temporary_;
 };
 
-}  // namespace
-
-void run_gemm_pair(const PairPlan& plan, const LabelTable& table, const LabelledOperand& x,
-                   const LabelledOperand& y, const LabelledOperand& c, DataType type, double alpha,
-                   double beta) {
+// The GEMM of one plan, with its copies.
+void run_planned(const PairPlan& plan, const LabelTable& table, const LabelledOperand& x,
+                 const LabelledOperand& y, const LabelledOperand& c, DataType type, double alpha,
+                 double beta) {
   const std::size_t size = size_of(type);
   const SideData a(plan.x, table, x, size, true);
   const SideData b(plan.y, table, y, size, true);
@@ -105,6 +106,98 @@ void run_gemm_pair(const PairPlan& plan, const LabelTable& table, const Labelled
   }
   stats::record_pass();
   out.copy_out();
+}
+
+// Bytes of dense copies a piece may make: about one core's L2 cache, so that a copy is still
+// cached when its GEMM reads it (or, for the result, when it is copied back).
+constexpr std::size_t kPieceCopyBytes = std::size_t{1} << 20;
+
+// The bytes of the dense copies `plan` makes.
+std::size_t copy_bytes(const PairPlan& plan, const LabelledOperand& x, const LabelledOperand& y,
+                       const LabelledOperand& c, std::size_t element_size) {
+  std::size_t bytes = 0;
+  if (plan.x.permute) bytes += static_cast<std::size_t>(x.numel()) * element_size;
+  if (plan.y.permute) bytes += static_cast<std::size_t>(y.numel()) * element_size;
+  if (plan.c.permute) bytes += static_cast<std::size_t>(c.numel()) * element_size;
+  return bytes;
+}
+
+// `operand` restricted to [start, start + count) along label `id` (unchanged if it lacks it).
+LabelledOperand slice(const LabelledOperand& operand, int id, index_t start, index_t count) {
+  LabelledOperand piece = operand;
+  const int axis = operand.axis_of(id);
+  if (axis >= 0) {
+    piece.offset += start * operand.strides[axis];
+    piece.dims[axis] = count;
+  }
+  return piece;
+}
+
+// The label to cut a contraction along so that each piece's copies stay in cache, or -1: a label
+// of the result (never a contracted one) whose piece keeps the GEMM a GEMM (its group has other
+// labels of extent above 1), such that the operands without it, which every piece reads again,
+// fit in cache themselves; of those, the outermost in memory of the largest copied operand.
+int split_label(const PairPlan& plan, const LabelTable& table, const LabelledOperand& x,
+                const LabelledOperand& y, const LabelledOperand& c, std::size_t element_size) {
+  const GemmSide* sides[3] = {&plan.x, &plan.y, &plan.c};
+  const LabelledOperand* operands[3] = {&x, &y, &c};
+  const LabelledOperand* copied = nullptr;
+  for (int i = 0; i < 3; ++i) {
+    if (sides[i]->permute && (copied == nullptr || operands[i]->numel() > copied->numel())) {
+      copied = operands[i];
+    }
+  }
+  const LabelMask rows = x.mask & c.mask & ~y.mask;
+  const LabelMask cols = y.mask & c.mask & ~x.mask;
+  int best = -1;
+  for (int id = 0; id < table.size; ++id) {
+    const LabelMask bit = LabelMask{1} << id;
+    if (!(c.mask & bit) || table.extents[id] < 2) continue;
+    if ((rows & bit) && table.extent_of(rows & ~bit) < 2) continue;
+    if ((cols & bit) && table.extent_of(cols & ~bit) < 2) continue;
+    std::size_t reread = 0;
+    for (const LabelledOperand* operand : {&x, &y}) {
+      if (!(operand->mask & bit))
+        reread += static_cast<std::size_t>(operand->numel()) * element_size;
+    }
+    if (reread > kPieceCopyBytes) continue;
+    if (best < 0 || std::abs(copied->stride_of(id)) > std::abs(copied->stride_of(best))) best = id;
+  }
+  return best;
+}
+
+}  // namespace
+
+void run_gemm_pair(const PairPlan& plan, const LabelTable& table, const LabelledOperand& x,
+                   const LabelledOperand& y, const LabelledOperand& c, DataType type, double alpha,
+                   double beta) {
+  // A contraction that copies more than a cache holds (a grouped convolution's im2col of every
+  // image at once) runs in pieces along a label of the result, as Caffe's im2col runs per image
+  // and group: each piece's copies are made, read by its GEMM and copied back while cached. GPUs
+  // take the whole (one launch per piece would cost more than the copies' traffic).
+  const std::size_t size = size_of(type);
+  const std::size_t bytes = copy_bytes(plan, x, y, c, size);
+  const int id = bytes > kPieceCopyBytes && !is_gpu_place(c.place())
+                     ? split_label(plan, table, x, y, c, size)
+                     : -1;
+  if (id < 0) {
+    run_planned(plan, table, x, y, c, type, alpha, beta);
+    return;
+  }
+  const index_t extent = table.extents[id];
+  const index_t chunk = std::max<index_t>(
+      1, static_cast<index_t>(static_cast<double>(extent) * kPieceCopyBytes / bytes));
+  LabelTable piece_table = table;
+  for (index_t start = 0; start < extent; start += chunk) {
+    const index_t count = std::min(chunk, extent - start);
+    piece_table.extents[id] = count;
+    const LabelledOperand px = slice(x, id, start, count);
+    const LabelledOperand py = slice(y, id, start, count);
+    const LabelledOperand pc = slice(c, id, start, count);
+    // Each piece is planned again: a piece of extent 1 drops the label from its group.
+    run_gemm_pair(plan_pair(piece_table, px, py, c.mask, &pc, true), piece_table, px, py, pc, type,
+                  alpha, beta);
+  }
 }
 
 }  // namespace detail
