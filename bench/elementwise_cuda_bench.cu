@@ -7,7 +7,6 @@
 // over the matrix (the rows kernel, 16-byte accesses along each row). The peers (PyTorch eager
 // and torch.compile) are timed on the same expressions and sizes by bench/torch_elementwise.py.
 //   bench_elementwise_cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#include <iostream>
 #include <string>
 
 #include "gpu_bench.cuh"
@@ -105,31 +104,17 @@ void transpose_tensorx(benchmark::State& state) {
   time_on_gpu(state, 2, [&] { c = tx::transpose(x.a2); });
 }
 
-void register_case(const char* name, void (*function)(benchmark::State&)) {
-  benchmark::RegisterBenchmark(name, function)->UseManualTime()->Unit(benchmark::kMillisecond);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  if (tx::cuda::device_count() == 0) {
-    std::cout << "skipped: no CUDA device\n";
-    return 0;
-  }
-  register_case("copy/cudaMemcpy", copy_cuda);
-  register_case("triad/tensorx", triad_tensorx);
-  register_case("sigmoid/tensorx", sigmoid_tensorx);
-  register_case("bias_relu/tensorx", bias_relu_tensorx);
-  register_case("bias_relu_float16/tensorx", bias_relu_float16_tensorx);
-  register_case("column_scale/tensorx", column_scale_tensorx);
-  register_case("transpose/tensorx", transpose_tensorx);
-  cudaDeviceProp properties{};
-  gpu_bench::check(cudaGetDeviceProperties(&properties, 0));
-  benchmark::AddCustomContext("gpu", properties.name);
-  benchmark::AddCustomContext("elements", std::to_string(kCount));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return gpu_bench::run_main(argc, argv, [] {
+    gpu_bench::register_timed("copy/cudaMemcpy", copy_cuda);
+    gpu_bench::register_timed("triad/tensorx", triad_tensorx);
+    gpu_bench::register_timed("sigmoid/tensorx", sigmoid_tensorx);
+    gpu_bench::register_timed("bias_relu/tensorx", bias_relu_tensorx);
+    gpu_bench::register_timed("bias_relu_float16/tensorx", bias_relu_float16_tensorx);
+    gpu_bench::register_timed("column_scale/tensorx", column_scale_tensorx);
+    gpu_bench::register_timed("transpose/tensorx", transpose_tensorx);
+    benchmark::AddCustomContext("elements", std::to_string(kCount));
+  });
 }

@@ -10,7 +10,6 @@
 #include <cublasLt.h>
 
 #include <cstdint>
-#include <iostream>
 #include <string>
 #include <type_traits>
 
@@ -157,17 +156,11 @@ void register_layer(const Layer& l) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (tx::cuda::device_count() == 0) {
-    std::cout << "skipped: no CUDA device: " << tx::cuda::unavailable_reason() << std::endl;
-    return 0;
-  }
-  benchmark::Initialize(&argc, argv);
-  for (const Layer& l :
-       {Layer{4096, 4096, 4096}, Layer{256, 1024, 1024}, Layer{8192, 1024, 4096}}) {
-    register_layer<float>(l);
-    register_layer<tx::float16>(l);
-  }
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return gpu_bench::run_main(argc, argv, [] {
+    for (const Layer& l :
+         {Layer{4096, 4096, 4096}, Layer{256, 1024, 1024}, Layer{8192, 1024, 4096}}) {
+      register_layer<float>(l);
+      register_layer<tx::float16>(l);
+    }
+  });
 }

@@ -5,7 +5,6 @@
 // (B, N, M, K) = (500, 26, 72, 26). Each iteration is one product timed with CUDA events
 // (bench/gpu_bench.cuh). PyTorch's times for the same sizes come from bench/torch_gemm.py.
 //   bench_gemm_cuda --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
-#include <iostream>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -133,16 +132,10 @@ void register_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (tx::cuda::device_count() == 0) {
-    std::cout << "skipped: no CUDA device: " << tx::cuda::unavailable_reason() << std::endl;
-    return 0;
-  }
-  benchmark::Initialize(&argc, argv);
-  std::ostringstream vendor;
-  vendor << tx::blas_vendor();
-  benchmark::AddCustomContext("blas", vendor.str());
-  register_all();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return gpu_bench::run_main(argc, argv, [] {
+    std::ostringstream vendor;
+    vendor << tx::blas_vendor();
+    benchmark::AddCustomContext("blas", vendor.str());
+    register_all();
+  });
 }

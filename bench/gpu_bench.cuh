@@ -11,8 +11,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iostream>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <tensorx/tensorx.h>
@@ -118,6 +120,33 @@ template <class Work>
 void time_flops(benchmark::State& state, double flop, Work&& work) {
   time_iterations(state, work);
   state.counters["flops"] = benchmark::Counter(flop, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+/// Registers a case timed with CUDA events (manual time, see time_iterations), shown in `unit`.
+inline benchmark::internal::Benchmark* register_timed(
+    const std::string& name, void (*function)(benchmark::State&),
+    benchmark::TimeUnit unit = benchmark::kMillisecond) {
+  return benchmark::RegisterBenchmark(name.c_str(), function)->UseManualTime()->Unit(unit);
+}
+
+/// The main of a GPU benchmark program: reads Google Benchmark's options, prints "skipped: no
+/// CUDA device: <reason>" and succeeds where no GPU is usable (scripts/gpu-check reads that line),
+/// else names GPU 0 in the report's context, calls register_cases() and runs what it registered.
+template <class Register>
+int run_main(int argc, char** argv, Register&& register_cases) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (tx::cuda::device_count() == 0) {
+    std::cout << "skipped: no CUDA device: " << tx::cuda::unavailable_reason() << std::endl;
+    return 0;
+  }
+  cudaDeviceProp properties{};
+  check(cudaGetDeviceProperties(&properties, 0));
+  benchmark::AddCustomContext("gpu", properties.name);
+  register_cases();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
 }
 
 }  // namespace gpu_bench

@@ -6,7 +6,6 @@
 // fraction_of_copy; PyTorch's dropout is timed on the same size by bench/torch_elementwise.py.
 //   bench_random_cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <cstdint>
-#include <iostream>
 #include <string>
 
 #include "gpu_bench.cuh"
@@ -66,28 +65,14 @@ void triad_tensorx(benchmark::State& state) {
   time_on_gpu<T>(state, 4, [&] { c = x.a * x.b + 2.0f * x.d; });
 }
 
-void register_case(const char* name, void (*function)(benchmark::State&)) {
-  benchmark::RegisterBenchmark(name, function)->UseManualTime()->Unit(benchmark::kMillisecond);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  if (tx::cuda::device_count() == 0) {
-    std::cout << "skipped: no CUDA device\n";
-    return 0;
-  }
-  register_case("dropout/tensorx", dropout_tensorx);
-  register_case("normal/tensorx", normal_tensorx);
-  register_case("triad/float", triad_tensorx<float>);
-  register_case("triad/bfloat16", triad_tensorx<tx::bfloat16>);
-  cudaDeviceProp properties{};
-  gpu_bench::check(cudaGetDeviceProperties(&properties, 0));
-  benchmark::AddCustomContext("gpu", properties.name);
-  benchmark::AddCustomContext("elements", std::to_string(kCount));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return gpu_bench::run_main(argc, argv, [] {
+    gpu_bench::register_timed("dropout/tensorx", dropout_tensorx);
+    gpu_bench::register_timed("normal/tensorx", normal_tensorx);
+    gpu_bench::register_timed("triad/float", triad_tensorx<float>);
+    gpu_bench::register_timed("triad/bfloat16", triad_tensorx<tx::bfloat16>);
+    benchmark::AddCustomContext("elements", std::to_string(kCount));
+  });
 }

@@ -10,8 +10,6 @@
 //   bench_reduce_cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <cub/device/device_reduce.cuh>
 
-#include <iostream>
-
 #include "gpu_bench.cuh"
 
 namespace tx = tensorx;
@@ -157,33 +155,23 @@ void softmax_rows_tensorx(benchmark::State& state) {
   });
 }
 
-void register_case(const char* name, void (*function)(benchmark::State&)) {
-  benchmark::RegisterBenchmark(name, function)->UseManualTime()->Unit(benchmark::kMillisecond);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (tx::cuda::device_count() == 0) {
-    std::cout << "skipped: no CUDA device: " << tx::cuda::unavailable_reason() << "\n";
-    return 0;
-  }
-  register_case("copy/cudaMemcpy", copy_cuda);
-  register_case("row_sums/tensorx", row_sums_tensorx);
-  register_case("column_sums/tensorx", column_sums_tensorx);
-  register_case("row_max/tensorx", row_max_tensorx);
-  register_case("full_sum/tensorx", full_sum_tensorx);
-  register_case("full_sum/compiled", full_sum_compiled);
-  register_case("full_sum/cub", full_sum_cub);
-  register_case("float16_full_sum/tensorx", float16_full_sum_tensorx);
-  register_case("float16_full_sum_into_float/tensorx", float16_full_sum_into_float_tensorx);
-  register_case("float16_row_sums/tensorx", float16_row_sums_tensorx);
-  register_case("dot_sum/tensorx", dot_sum_tensorx);
-  register_case("softmax_rows/tensorx", softmax_rows_tensorx);
-  benchmark::AddCustomContext("matrix", "8192 x 8192 float");
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return gpu_bench::run_main(argc, argv, [] {
+    gpu_bench::register_timed("copy/cudaMemcpy", copy_cuda);
+    gpu_bench::register_timed("row_sums/tensorx", row_sums_tensorx);
+    gpu_bench::register_timed("column_sums/tensorx", column_sums_tensorx);
+    gpu_bench::register_timed("row_max/tensorx", row_max_tensorx);
+    gpu_bench::register_timed("full_sum/tensorx", full_sum_tensorx);
+    gpu_bench::register_timed("full_sum/compiled", full_sum_compiled);
+    gpu_bench::register_timed("full_sum/cub", full_sum_cub);
+    gpu_bench::register_timed("float16_full_sum/tensorx", float16_full_sum_tensorx);
+    gpu_bench::register_timed("float16_full_sum_into_float/tensorx",
+                              float16_full_sum_into_float_tensorx);
+    gpu_bench::register_timed("float16_row_sums/tensorx", float16_row_sums_tensorx);
+    gpu_bench::register_timed("dot_sum/tensorx", dot_sum_tensorx);
+    gpu_bench::register_timed("softmax_rows/tensorx", softmax_rows_tensorx);
+    benchmark::AddCustomContext("matrix", "8192 x 8192 float");
+  });
 }

@@ -8,7 +8,6 @@
 // queue never fills and blocks the host. The contract (issue #10): no measurable cost on one
 // stream, i.e. assign/one_stream within the run-to-run noise of the work it must do anyway.
 //   bench_streams_cuda --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
-#include <iostream>
 #include <string>
 
 #include "gpu_bench.cuh"
@@ -109,19 +108,12 @@ void register_case(const char* name, void (*function)(benchmark::State&)) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  if (tx::cuda::device_count() == 0) {
-    std::cout << "skipped: no CUDA device: " << tx::cuda::unavailable_reason() << "\n";
-    return 0;
-  }
-  register_case("launch/bare_kernel", kernel_launch);
-  register_case("assign/one_stream", assign_one_stream);
-  register_case("assign/alternating_streams", assign_alternating_streams);
-  register_case("stream_order/one_stream", order_one_stream);
-  register_case("stream_order/two_streams", order_two_streams);
-  benchmark::AddCustomContext("elements", std::to_string(kCount));
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return gpu_bench::run_main(argc, argv, [] {
+    register_case("launch/bare_kernel", kernel_launch);
+    register_case("assign/one_stream", assign_one_stream);
+    register_case("assign/alternating_streams", assign_alternating_streams);
+    register_case("stream_order/one_stream", order_one_stream);
+    register_case("stream_order/two_streams", order_two_streams);
+    benchmark::AddCustomContext("elements", std::to_string(kCount));
+  });
 }

@@ -12,7 +12,6 @@
 //   bench_tc_cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <cstdint>
 #include <cstdlib>
-#include <iostream>
 #include <random>
 
 #include "gpu_bench.cuh"
@@ -110,38 +109,26 @@ void mlp(benchmark::State& state) {
   });
 }
 
-// Every case is timed with CUDA events (manual time).
-benchmark::internal::Benchmark* add(const char* name, void (*function)(benchmark::State&)) {
-  return benchmark::RegisterBenchmark(name, function)
-      ->UseManualTime()
-      ->Unit(benchmark::kMicrosecond);
-}
-
 void register_all() {
-  add("tmm/tensorx", tmm)
+  gpu_bench::register_timed("tmm/tensorx", tmm, benchmark::kMicrosecond)
       ->Args({128, 256, 32})
       ->Args({128, 1024, 1024})
       ->Args({128, 16384, 4096})
       ->ArgNames({"M", "N", "K"});
-  add("tbmm/tensorx", tbmm);
-  add("gconv/tensorx", gconv)
+  gpu_bench::register_timed("tbmm/tensorx", tbmm, benchmark::kMicrosecond);
+  gpu_bench::register_timed("gconv/tensorx", gconv)
       ->Args({32, 32, 16, 16, 14, 14})
       ->Args({32, 32, 4, 4, 56, 56})
       ->ArgNames({"N", "G", "F", "C", "W", "H"});
-  add("2lut/tensorx", two_lut);
-  add("mlp/tensorx", mlp)->Args({0, 1})->Args({1, 4})->ArgNames({"first", "last"});
+  gpu_bench::register_timed("2lut/tensorx", two_lut, benchmark::kMicrosecond);
+  gpu_bench::register_timed("mlp/tensorx", mlp, benchmark::kMicrosecond)
+      ->Args({0, 1})
+      ->Args({1, 4})
+      ->ArgNames({"first", "last"});
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (tx::cuda::device_count() == 0) {
-    std::cout << "skipped: no CUDA device: " << tx::cuda::unavailable_reason() << std::endl;
-    return 0;
-  }
-  benchmark::Initialize(&argc, argv);
-  register_all();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return gpu_bench::run_main(argc, argv, register_all);
 }
