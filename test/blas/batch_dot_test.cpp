@@ -35,7 +35,7 @@ void check_batch(const tx::Array<T, 3>& c, const tx::Array<T, 3>& a, bool transp
 }
 
 template <class T>
-void check_every_transpose(std::mt19937_64& rng) {
+void check_every_batch_transpose(std::mt19937_64& rng) {
   const index_t batch = 4, m = 5, k = 6, n = 3;
   for (bool transpose_a : {false, true}) {
     for (bool transpose_b : {false, true}) {
@@ -66,10 +66,10 @@ BOOST_AUTO_TEST_SUITE(batch_dot)
 
 BOOST_AUTO_TEST_CASE(batches_in_every_transpose_combination) {
   auto rng = tx::testing::make_rng(701);
-  check_every_transpose<float>(rng);
-  check_every_transpose<double>(rng);
-  check_every_transpose<tx::float16>(rng);
-  check_every_transpose<tx::bfloat16>(rng);
+  check_every_batch_transpose<float>(rng);
+  check_every_batch_transpose<double>(rng);
+  check_every_batch_transpose<tx::float16>(rng);
+  check_every_batch_transpose<tx::bfloat16>(rng);
 }
 
 BOOST_AUTO_TEST_CASE(a_batch_of_one_serves_every_matrix) {

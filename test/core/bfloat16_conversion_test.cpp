@@ -37,7 +37,7 @@ float float_from_bits(std::uint32_t bits) {
 
 /// Checks bfloat16(x) against the reference for a float, double or integer x.
 template <class X>
-void check_rounding(Mismatches& mismatches, X x, std::uint16_t expected) {
+void check_bfloat16_rounding(Mismatches& mismatches, X x, std::uint16_t expected) {
   const std::uint16_t got = bfloat16(x).bits();
   mismatches.check(got == expected, [&] {
     return "bfloat16(" + exact(static_cast<double>(x)) + ") is " + hex(got) + ", expected " +
@@ -45,8 +45,8 @@ void check_rounding(Mismatches& mismatches, X x, std::uint16_t expected) {
   });
 }
 template <class X>
-void check_rounding(Mismatches& mismatches, X x) {
-  check_rounding(mismatches, x, bfloat16_round(static_cast<long double>(x)));
+void check_bfloat16_rounding(Mismatches& mismatches, X x) {
+  check_bfloat16_rounding(mismatches, x, bfloat16_round(static_cast<long double>(x)));
 }
 
 }  // namespace
@@ -101,14 +101,15 @@ BOOST_AUTO_TEST_CASE(rounds_every_midpoint_to_even_and_its_neighbours_to_the_nea
     const double wide = midpoint;
     for (const int sign : {1, -1}) {
       const std::uint16_t sign_bit = sign < 0 ? 0x8000 : 0;
-      check_rounding(mismatches, sign * midpoint, even | sign_bit);
-      check_rounding(mismatches, sign * std::nextafter(midpoint, 0.0f), below | sign_bit);
-      check_rounding(mismatches, sign * std::nextafter(midpoint, kInfinity), above | sign_bit);
-      check_rounding(mismatches, sign * wide, even | sign_bit);
+      check_bfloat16_rounding(mismatches, sign * midpoint, even | sign_bit);
+      check_bfloat16_rounding(mismatches, sign * std::nextafter(midpoint, 0.0f), below | sign_bit);
+      check_bfloat16_rounding(mismatches, sign * std::nextafter(midpoint, kInfinity),
+                              above | sign_bit);
+      check_bfloat16_rounding(mismatches, sign * wide, even | sign_bit);
       // One double ulp off the midpoint is exactly where rounding through float would go wrong:
       // float would round onto the midpoint, and the tie would then go to even.
-      check_rounding(mismatches, sign * std::nextafter(wide, 0.0), below | sign_bit);
-      check_rounding(mismatches, sign * std::nextafter(wide, 1e300), above | sign_bit);
+      check_bfloat16_rounding(mismatches, sign * std::nextafter(wide, 0.0), below | sign_bit);
+      check_bfloat16_rounding(mismatches, sign * std::nextafter(wide, 1e300), above | sign_bit);
     }
   }
   mismatches.report();
@@ -119,17 +120,17 @@ BOOST_AUTO_TEST_CASE(rounds_random_floats_and_doubles_like_the_reference) {
   Mismatches mismatches;
   for (int i = 0; i < (1 << 20); ++i) {
     const float x = float_from_bits(static_cast<std::uint32_t>(rng()));
-    if (!std::isnan(x)) check_rounding(mismatches, x);
+    if (!std::isnan(x)) check_bfloat16_rounding(mismatches, x);
   }
   for (int i = 0; i < (1 << 18); ++i) {
     std::uint64_t bits = rng();
     double x;
     std::memcpy(&x, &bits, sizeof x);
-    if (!std::isnan(x)) check_rounding(mismatches, x);
+    if (!std::isnan(x)) check_bfloat16_rounding(mismatches, x);
     // The same near float's range, where bfloat16 has values.
     const double near = std::ldexp(std::uniform_real_distribution<double>(-1.0, 1.0)(rng),
                                    std::uniform_int_distribution<int>(-140, 130)(rng));
-    check_rounding(mismatches, near);
+    check_bfloat16_rounding(mismatches, near);
   }
   mismatches.report();
 }
@@ -210,17 +211,17 @@ BOOST_AUTO_TEST_CASE(converts_integers_with_one_rounding) {
   Mismatches mismatches;
   for (const auto x : {std::numeric_limits<std::int64_t>::max(),
                        std::numeric_limits<std::int64_t>::min(), std::int64_t{-(1 << 24) - 3}}) {
-    check_rounding(mismatches, x);
+    check_bfloat16_rounding(mismatches, x);
   }
-  check_rounding(mismatches, std::numeric_limits<std::uint64_t>::max());
-  check_rounding(mismatches, std::numeric_limits<std::int32_t>::min());
-  for (int i = -70000; i <= 70000; ++i) check_rounding(mismatches, i);
+  check_bfloat16_rounding(mismatches, std::numeric_limits<std::uint64_t>::max());
+  check_bfloat16_rounding(mismatches, std::numeric_limits<std::int32_t>::min());
+  for (int i = -70000; i <= 70000; ++i) check_bfloat16_rounding(mismatches, i);
   std::mt19937_64 rng(20240612);
   for (int i = 0; i < (1 << 16); ++i) {
     const auto x = static_cast<std::int64_t>(rng() >> (1 + rng() % 63));
-    check_rounding(mismatches, x);
-    check_rounding(mismatches, -x);
-    check_rounding(mismatches, static_cast<std::uint64_t>(rng()));
+    check_bfloat16_rounding(mismatches, x);
+    check_bfloat16_rounding(mismatches, -x);
+    check_bfloat16_rounding(mismatches, static_cast<std::uint64_t>(rng()));
   }
   mismatches.report();
 }

@@ -29,7 +29,7 @@ namespace {
 
 /// Checks float16(x) for a float or double x against reference_round.
 template <class Real>
-void check_rounding(Mismatches& mismatches, Real x) {
+void check_float16_rounding(Mismatches& mismatches, Real x) {
   const std::uint16_t got = float16(x).bits();
   const std::uint16_t expected = reference_round(x);
   mismatches.check(got == expected, [&] {
@@ -136,13 +136,13 @@ BOOST_AUTO_TEST_CASE(rounds_random_floats_like_the_reference) {
   std::mt19937_64 rng(20240601);
   Mismatches mismatches;
   for (int i = 0; i < (1 << 20); ++i)
-    check_rounding(mismatches, random_real<float, std::uint32_t>(rng));
+    check_float16_rounding(mismatches, random_real<float, std::uint32_t>(rng));
   // Arbitrary encodings too, most of them far outside the binary16 range.
   for (int i = 0; i < (1 << 16); ++i) {
     std::uint32_t bits = static_cast<std::uint32_t>(rng());
     float x;
     std::memcpy(&x, &bits, sizeof x);
-    if (!std::isnan(x)) check_rounding(mismatches, x);
+    if (!std::isnan(x)) check_float16_rounding(mismatches, x);
   }
   mismatches.report();
 }
@@ -151,7 +151,7 @@ BOOST_AUTO_TEST_CASE(rounds_random_doubles_like_the_reference) {
   std::mt19937_64 rng(20240602);
   Mismatches mismatches;
   for (int i = 0; i < (1 << 20); ++i) {
-    check_rounding(mismatches, random_real<double, std::uint64_t>(rng));
+    check_float16_rounding(mismatches, random_real<double, std::uint64_t>(rng));
   }
   mismatches.report();
 }

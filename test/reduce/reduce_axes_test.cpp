@@ -9,33 +9,11 @@
 #include "reduce/reduce_reference.h"
 
 namespace tx = tensorx;
+using tx::testing::check_reduction_of;
 using tx::testing::random_array;
 using tx::testing::Reduction;
 
 namespace {
-
-/// An array to assign a reduction of rank M to: unallocated, or for rank 0 one element on the
-/// test place (a default rank-0 array lives on the CPU).
-template <class T, int M>
-tx::Array<T, M> destination() {
-  if constexpr (M == 0) {
-    return tx::testing::scalar_on_test_place<T>();
-  } else {
-    return tx::Array<T, M>();
-  }
-}
-
-/// Assigns `reduction` to a new array and checks it against the reference `kind` over `mask` of
-/// `values`, the operand's values in double.
-template <class E, int N>
-void check_result(const E& reduction, const tx::Array<double, N>& values, unsigned mask,
-                  Reduction kind) {
-  auto result = destination<typename E::value_type, E::rank>();
-  result = reduction;
-  tx::Array<double, N> scale;
-  const auto expected = tx::testing::reference_reduce(values, mask, kind, scale);
-  tx::testing::check_reduction(result, expected, scale, mask);
-}
 
 /// tx::sum<Axes...> of a random rank-N array, the axes dropped and kept.
 template <int N, int... Axes>
@@ -43,8 +21,8 @@ void check_sum_over(std::mt19937_64& rng) {
   constexpr unsigned mask = tx::detail::axis_mask<N, Axes...>();
   const auto a = random_array<float>(tx::testing::random_dim<N>(rng, 1, 7), rng);
   const auto values = tx::testing::to_double(a);
-  check_result(tx::sum<Axes...>(a), values, mask, Reduction::kSum);
-  check_result(tx::sum<Axes...>(a, tx::keepdims), values, mask, Reduction::kSum);
+  check_reduction_of(tx::sum<Axes...>(a), values, mask, Reduction::kSum);
+  check_reduction_of(tx::sum<Axes...>(a, tx::keepdims), values, mask, Reduction::kSum);
 }
 
 /// Every reducer along axis Axis of `a` (whose values are `values`), and the value reducers over
@@ -52,13 +30,13 @@ void check_sum_over(std::mt19937_64& rng) {
 template <int Axis, class E, int N>
 void check_every_reducer(const E& a, const tx::Array<double, N>& values) {
   constexpr unsigned mask = 1u << Axis;
-  check_result(tx::sum<Axis>(a), values, mask, Reduction::kSum);
-  check_result(tx::mean<Axis>(a), values, mask, Reduction::kMean);
-  check_result(tx::max<Axis>(a, tx::keepdims), values, mask, Reduction::kMax);
-  check_result(tx::min<Axis>(a), values, mask, Reduction::kMin);
-  check_result(tx::prod<Axis>(a), values, mask, Reduction::kProd);
-  check_result(tx::argmax<Axis>(a), values, mask, Reduction::kArgMax);
-  check_result(tx::argmin<Axis>(a, tx::keepdims), values, mask, Reduction::kArgMin);
+  check_reduction_of(tx::sum<Axis>(a), values, mask, Reduction::kSum);
+  check_reduction_of(tx::mean<Axis>(a), values, mask, Reduction::kMean);
+  check_reduction_of(tx::max<Axis>(a, tx::keepdims), values, mask, Reduction::kMax);
+  check_reduction_of(tx::min<Axis>(a), values, mask, Reduction::kMin);
+  check_reduction_of(tx::prod<Axis>(a), values, mask, Reduction::kProd);
+  check_reduction_of(tx::argmax<Axis>(a), values, mask, Reduction::kArgMax);
+  check_reduction_of(tx::argmin<Axis>(a, tx::keepdims), values, mask, Reduction::kArgMin);
 }
 
 }  // namespace
@@ -103,10 +81,10 @@ BOOST_AUTO_TEST_CASE(every_reducer_along_rows_columns_and_middle_axes) {
     check_every_reducer<0>(a, values);
     check_every_reducer<1>(a, values);
     check_every_reducer<2>(a, values);
-    check_result(tx::mean(a), values, 7u, Reduction::kMean);
-    check_result(tx::max(a), values, 7u, Reduction::kMax);
-    check_result(tx::min<0, 2>(a, tx::keepdims), values, 5u, Reduction::kMin);
-    check_result(tx::prod<1, 2>(a), values, 6u, Reduction::kProd);
+    check_reduction_of(tx::mean(a), values, 7u, Reduction::kMean);
+    check_reduction_of(tx::max(a), values, 7u, Reduction::kMax);
+    check_reduction_of(tx::min<0, 2>(a, tx::keepdims), values, 5u, Reduction::kMin);
+    check_reduction_of(tx::prod<1, 2>(a), values, 6u, Reduction::kProd);
   }
 }
 
@@ -126,8 +104,8 @@ BOOST_AUTO_TEST_CASE(expression_operands_are_reduced_in_one_pass) {
   tx::Array<double, 2> scale;
   tx::testing::check_reduction(
       s, tx::testing::reference_reduce(product, 3u, Reduction::kSum, scale), scale, 3u);
-  check_result(tx::max<0>(a * b), product, 1u, Reduction::kMax);
-  check_result(tx::argmin<1>(a * b), product, 2u, Reduction::kArgMin);
+  check_reduction_of(tx::max<0>(a * b), product, 1u, Reduction::kMax);
+  check_reduction_of(tx::argmin<1>(a * b), product, 2u, Reduction::kArgMin);
 }
 
 BOOST_AUTO_TEST_CASE(strided_and_broadcast_operands) {
@@ -137,16 +115,16 @@ BOOST_AUTO_TEST_CASE(strided_and_broadcast_operands) {
   // A transposed view: (14, 9) with strides (1, 14).
   const auto transposed =
       tx::testing::reference(tx::make_dim(14, 9), [&](const auto& i) { return hm(i[1], i[0]); });
-  check_result(tx::sum<0>(tx::transpose(m)), transposed, 1u, Reduction::kSum);
-  check_result(tx::max<1>(tx::transpose(m)), transposed, 2u, Reduction::kMax);
-  check_result(tx::argmax<0>(tx::transpose(m)), transposed, 1u, Reduction::kArgMax);
-  check_result(tx::sum(tx::transpose(m)), transposed, 3u, Reduction::kSum);
+  check_reduction_of(tx::sum<0>(tx::transpose(m)), transposed, 1u, Reduction::kSum);
+  check_reduction_of(tx::max<1>(tx::transpose(m)), transposed, 2u, Reduction::kMax);
+  check_reduction_of(tx::argmax<0>(tx::transpose(m)), transposed, 1u, Reduction::kArgMax);
+  check_reduction_of(tx::sum(tx::transpose(m)), transposed, 3u, Reduction::kSum);
 
   // Rows 2 .. 7 of m: a view with an offset.
   const auto rows = tx::testing::reference(tx::make_dim(5, 14),
                                            [&](const auto& i) { return hm(i[0] + 2, i[1]); });
-  check_result(tx::mean<1>(m.slice(2, 7)), rows, 2u, Reduction::kMean);
-  check_result(tx::min<0>(m.slice(2, 7)), rows, 1u, Reduction::kMin);
+  check_reduction_of(tx::mean<1>(m.slice(2, 7)), rows, 2u, Reduction::kMean);
+  check_reduction_of(tx::min<0>(m.slice(2, 7)), rows, 1u, Reduction::kMin);
 
   // A row broadcast over the rows of m, and a column broadcast by NumPy's rules.
   const auto bias = random_array<double>(tx::make_dim(14), rng);
@@ -155,14 +133,14 @@ BOOST_AUTO_TEST_CASE(strided_and_broadcast_operands) {
   const auto hc = tx::testing::to_double(column);
   const auto shifted = tx::testing::reference(
       tx::make_dim(9, 14), [&](const auto& i) { return hm(i[0], i[1]) + hb(i[1]) - hc(i[0], 0); });
-  check_result(tx::sum<0>(m + bias - column), shifted, 1u, Reduction::kSum);
-  check_result(tx::max<1>(m + bias - column), shifted, 2u, Reduction::kMax);
+  check_reduction_of(tx::sum<0>(m + bias - column), shifted, 1u, Reduction::kSum);
+  check_reduction_of(tx::max<1>(m + bias - column), shifted, 2u, Reduction::kMax);
   const auto stretched =
       tx::testing::reference(tx::make_dim(9, 14), [&](const auto& i) { return hb(i[1]); });
-  check_result(tx::sum<0>(tx::broadcast_to(bias, tx::make_dim(9, 14))), stretched, 1u,
-               Reduction::kSum);
-  check_result(tx::sum<1>(tx::broadcast_to(bias, tx::make_dim(9, 14))), stretched, 2u,
-               Reduction::kSum);
+  check_reduction_of(tx::sum<0>(tx::broadcast_to(bias, tx::make_dim(9, 14))), stretched, 1u,
+                     Reduction::kSum);
+  check_reduction_of(tx::sum<1>(tx::broadcast_to(bias, tx::make_dim(9, 14))), stretched, 2u,
+                     Reduction::kSum);
 }
 
 BOOST_AUTO_TEST_CASE(large_shapes_take_the_threaded_chunked_and_split_paths) {
@@ -172,18 +150,18 @@ BOOST_AUTO_TEST_CASE(large_shapes_take_the_threaded_chunked_and_split_paths) {
                           tx::make_dim(4099, 40), tx::make_dim(40, 4099)}) {
     const auto a = random_array<float>(dims, rng);
     const auto values = tx::testing::to_double(a);
-    check_result(tx::sum<1>(a), values, 2u, Reduction::kSum);
-    check_result(tx::sum<0>(a), values, 1u, Reduction::kSum);
-    check_result(tx::max<0>(a), values, 1u, Reduction::kMax);
-    check_result(tx::argmax<1>(a), values, 2u, Reduction::kArgMax);
-    check_result(tx::argmin<0>(a), values, 1u, Reduction::kArgMin);
-    check_result(tx::mean(a), values, 3u, Reduction::kMean);
+    check_reduction_of(tx::sum<1>(a), values, 2u, Reduction::kSum);
+    check_reduction_of(tx::sum<0>(a), values, 1u, Reduction::kSum);
+    check_reduction_of(tx::max<0>(a), values, 1u, Reduction::kMax);
+    check_reduction_of(tx::argmax<1>(a), values, 2u, Reduction::kArgMax);
+    check_reduction_of(tx::argmin<0>(a), values, 1u, Reduction::kArgMin);
+    check_reduction_of(tx::mean(a), values, 3u, Reduction::kMean);
   }
   const auto v = random_array<double>(tx::make_dim(300007), rng);
   const auto values = tx::testing::to_double(v);
-  check_result(tx::sum(v), values, 1u, Reduction::kSum);
-  check_result(tx::argmax<0>(v), values, 1u, Reduction::kArgMax);
-  check_result(tx::min(v), values, 1u, Reduction::kMin);
+  check_reduction_of(tx::sum(v), values, 1u, Reduction::kSum);
+  check_reduction_of(tx::argmax<0>(v), values, 1u, Reduction::kArgMax);
+  check_reduction_of(tx::min(v), values, 1u, Reduction::kMin);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

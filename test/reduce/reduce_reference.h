@@ -162,5 +162,19 @@ Array<T, 0> scalar_on_test_place() {
   return Array<T, 0>(Dim<0>(), test_place());
 }
 
+/// Assigns `reduction` to a new array (one element on the test place for rank 0: a default
+/// rank-0 array lives on the CPU) and checks it against the reference `kind` over `mask` of
+/// `values`, the operand's values in double.
+template <class E, int N>
+void check_reduction_of(const E& reduction, const Array<double, N>& values, unsigned mask,
+                        Reduction kind) {
+  Array<typename E::value_type, E::rank> result;
+  if constexpr (E::rank == 0) result = scalar_on_test_place<typename E::value_type>();
+  result = reduction;
+  Array<double, N> scale;
+  const auto expected = reference_reduce(values, mask, kind, scale);
+  check_reduction(result, expected, scale, mask);
+}
+
 }  // namespace testing
 }  // namespace tensorx

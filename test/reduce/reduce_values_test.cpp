@@ -15,6 +15,7 @@
 #include "support/errors.h"
 
 namespace tx = tensorx;
+using tx::testing::check_reduction_of;
 using tx::testing::random_array;
 using tx::testing::Reduction;
 
@@ -31,31 +32,20 @@ tx::Array<T, N> from_double(const tx::Array<double, N>& values) {
   return tx::testing::on_test_place(host);
 }
 
-template <class E, int N>
-void check_result(const E& reduction, const tx::Array<double, N>& values, unsigned mask,
-                  Reduction kind) {
-  tx::Array<typename E::value_type, E::rank> result;
-  if constexpr (E::rank == 0) result = tx::testing::scalar_on_test_place<typename E::value_type>();
-  result = reduction;
-  tx::Array<double, N> scale;
-  const auto expected = tx::testing::reference_reduce(values, mask, kind, scale);
-  tx::testing::check_reduction(result, expected, scale, mask);
-}
-
 /// Sum, max, min, argmax and argmin of an array of T over each axis and every axis.
 template <class T>
 void check_element_type(std::mt19937_64& rng, double low, double high) {
   const auto a = random_array<T>(tx::make_dim(13, 1, 29), rng, low, high);
   const auto values = tx::testing::to_double(a);
-  check_result(tx::sum<0>(a), values, 1u, Reduction::kSum);
-  check_result(tx::sum<1>(a), values, 2u, Reduction::kSum);
-  check_result(tx::sum<2>(a, tx::keepdims), values, 4u, Reduction::kSum);
-  check_result(tx::sum(a), values, 7u, Reduction::kSum);
-  check_result(tx::max<2>(a), values, 4u, Reduction::kMax);
-  check_result(tx::min<0>(a), values, 1u, Reduction::kMin);
-  check_result(tx::argmax<2>(a), values, 4u, Reduction::kArgMax);
-  check_result(tx::argmin<0>(a), values, 1u, Reduction::kArgMin);
-  check_result(tx::argmax<1>(a), values, 2u, Reduction::kArgMax);
+  check_reduction_of(tx::sum<0>(a), values, 1u, Reduction::kSum);
+  check_reduction_of(tx::sum<1>(a), values, 2u, Reduction::kSum);
+  check_reduction_of(tx::sum<2>(a, tx::keepdims), values, 4u, Reduction::kSum);
+  check_reduction_of(tx::sum(a), values, 7u, Reduction::kSum);
+  check_reduction_of(tx::max<2>(a), values, 4u, Reduction::kMax);
+  check_reduction_of(tx::min<0>(a), values, 1u, Reduction::kMin);
+  check_reduction_of(tx::argmax<2>(a), values, 4u, Reduction::kArgMax);
+  check_reduction_of(tx::argmin<0>(a), values, 1u, Reduction::kArgMin);
+  check_reduction_of(tx::argmax<1>(a), values, 2u, Reduction::kArgMax);
 }
 
 }  // namespace
@@ -70,13 +60,13 @@ BOOST_AUTO_TEST_CASE(nan_propagates_through_max_min_and_sums_and_wins_argmax) {
     for (int c = 0; c < 6; ++c) values(r, c) = rows[r][c];
   }
   const auto a = from_double<float>(values);
-  check_result(tx::max<1>(a), values, 2u, Reduction::kMax);
-  check_result(tx::min<1>(a), values, 2u, Reduction::kMin);
-  check_result(tx::max<0>(a), values, 1u, Reduction::kMax);
-  check_result(tx::sum<1>(a), values, 2u, Reduction::kSum);
-  check_result(tx::argmax<1>(a), values, 2u, Reduction::kArgMax);
-  check_result(tx::argmin<1>(a), values, 2u, Reduction::kArgMin);
-  check_result(tx::argmax<0>(a), values, 1u, Reduction::kArgMax);
+  check_reduction_of(tx::max<1>(a), values, 2u, Reduction::kMax);
+  check_reduction_of(tx::min<1>(a), values, 2u, Reduction::kMin);
+  check_reduction_of(tx::max<0>(a), values, 1u, Reduction::kMax);
+  check_reduction_of(tx::sum<1>(a), values, 2u, Reduction::kSum);
+  check_reduction_of(tx::argmax<1>(a), values, 2u, Reduction::kArgMax);
+  check_reduction_of(tx::argmin<1>(a), values, 2u, Reduction::kArgMin);
+  check_reduction_of(tx::argmax<0>(a), values, 1u, Reduction::kArgMax);
   const auto positions = tx::testing::on_host(tx::Array<std::int64_t, 1>(tx::argmax<1>(a)));
   BOOST_TEST(positions(0) == 2);  // the first NaN
   BOOST_TEST(positions(1) == 0);
@@ -92,10 +82,10 @@ BOOST_AUTO_TEST_CASE(nan_in_long_rows_and_columns_reaches_every_path) {
   host(1234, 17) = std::numeric_limits<float>::quiet_NaN();
   const auto a = tx::testing::on_test_place(host);
   const auto values = tx::testing::to_double(a);
-  check_result(tx::max<0>(a), values, 1u, Reduction::kMax);
-  check_result(tx::min<1>(a), values, 2u, Reduction::kMin);
-  check_result(tx::argmax<0>(a), values, 1u, Reduction::kArgMax);
-  check_result(tx::max(a), values, 3u, Reduction::kMax);
+  check_reduction_of(tx::max<0>(a), values, 1u, Reduction::kMax);
+  check_reduction_of(tx::min<1>(a), values, 2u, Reduction::kMin);
+  check_reduction_of(tx::argmax<0>(a), values, 1u, Reduction::kArgMax);
+  check_reduction_of(tx::max(a), values, 3u, Reduction::kMax);
 }
 
 BOOST_AUTO_TEST_CASE(empty_reductions_give_the_identity_or_throw) {
@@ -139,14 +129,14 @@ BOOST_AUTO_TEST_CASE(axes_of_extent_one) {
   auto rng = tx::testing::make_rng(52);
   const auto a = random_array<float>(tx::make_dim(1, 7, 1), rng);
   const auto values = tx::testing::to_double(a);
-  check_result(tx::sum<0>(a), values, 1u, Reduction::kSum);
-  check_result(tx::mean<2>(a), values, 4u, Reduction::kMean);
-  check_result(tx::argmax<0>(a), values, 1u, Reduction::kArgMax);
-  check_result(tx::argmax<1>(a), values, 2u, Reduction::kArgMax);
-  check_result(tx::prod<0, 2>(a, tx::keepdims), values, 5u, Reduction::kProd);
-  check_result(tx::max(a), values, 7u, Reduction::kMax);
+  check_reduction_of(tx::sum<0>(a), values, 1u, Reduction::kSum);
+  check_reduction_of(tx::mean<2>(a), values, 4u, Reduction::kMean);
+  check_reduction_of(tx::argmax<0>(a), values, 1u, Reduction::kArgMax);
+  check_reduction_of(tx::argmax<1>(a), values, 2u, Reduction::kArgMax);
+  check_reduction_of(tx::prod<0, 2>(a, tx::keepdims), values, 5u, Reduction::kProd);
+  check_reduction_of(tx::max(a), values, 7u, Reduction::kMax);
   const auto one = random_array<double>(tx::make_dim(1), rng);
-  check_result(tx::sum(one), tx::testing::to_double(one), 1u, Reduction::kSum);
+  check_reduction_of(tx::sum(one), tx::testing::to_double(one), 1u, Reduction::kSum);
 }
 
 BOOST_AUTO_TEST_CASE(every_element_type) {

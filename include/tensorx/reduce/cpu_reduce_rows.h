@@ -62,14 +62,20 @@ TENSORX_FORCE_INLINE accumulator_t<Op, C> reduce_block(const Row& row, index_t j
 }
 
 /// Elements [j0, j1) (at least one) of `row` reduced, block by block, the blocks pairwise.
+/// reduce_block, the loop's whole body, is inlined at one place only: a second call for rows of
+/// one block doubled the code of every reduction (and the time to compile it).
 template <class Op, class C, bool kSimd, class Row>
 accumulator_t<Op, C> reduce_row(const Row& row, index_t j0, index_t j1, bool simd) {
-  if (j1 - j0 <= kReduceBlock) return reduce_block<Op, C, kSimd>(row, j0, j1, simd);
-  Cascade<Op, accumulator_t<Op, C>> cascade;
-  for (index_t j = j0; j < j1; j += kReduceBlock) {
-    cascade.push(reduce_block<Op, C, kSimd>(row, j, std::min(j1, j + kReduceBlock), simd));
+  using A = accumulator_t<Op, C>;
+  const index_t blocks = (j1 - j0 + kReduceBlock - 1) / kReduceBlock;
+  Cascade<Op, A> cascade;
+  for (index_t block = 0;; ++block) {
+    const index_t j = j0 + block * kReduceBlock;
+    const A value = reduce_block<Op, C, kSimd>(row, j, std::min(j1, j + kReduceBlock), simd);
+    if (blocks == 1) return value;
+    cascade.push(value);
+    if (block + 1 == blocks) return cascade.result();
   }
-  return cascade.result();
 }
 
 /// The row loop: the last axis of `space` is reduced. Each result reduces its `count` elements
