@@ -1,12 +1,13 @@
 // The DArray reductions (reduce/darray_reductions.h): the axes checked, then the compiled
-// reduction of each element type and rank, instantiated here once rather than in every
-// translation unit that includes tensorx.
+// reduction of each element type (every rank through one view of rank 4), instantiated here
+// once rather than in every translation unit that includes tensorx.
 #include "tensorx/reduce/darray_reductions.h"
 
 #include <vector>
 
 #include "tensorx/reduce/reduce_checks.h"
 #include "tensorx/reduce/reduce_writer.h"
+#include "tensorx/shape/dim_parts.h"
 
 namespace tensorx {
 namespace detail {
@@ -31,19 +32,19 @@ unsigned darray_axis_mask(const std::vector<int>& axes, const DDim& dims) {
   return mask;
 }
 
-/// `a` seen as an array of rank kMaxDArrayRank: leading axes of extent 1 put in front. The
-/// reduction merges axes at run time, so the added ones cost nothing, and one instantiation of
-/// the reduction per element type serves every rank (instantiating each rank made this file
-/// the longest compile of the build: 160 s and 1.7 GB of g++ as CUDA).
+/// `a` seen as an array of rank kMaxDArrayRank: axes of extent 1 put in front. The reduction
+/// merges axes at run time, so the added ones cost nothing, and one instantiation of the
+/// reduction per element type serves every rank (one per rank made this file the longest compile
+/// of the build: 156 s and 1.7 GB as CUDA).
 template <class T, int M>
 Array<T, kMaxDArrayRank> with_leading_axes(const Array<T, M>& a) {
   constexpr int kAdded = kMaxDArrayRank - M;
-  Dim<kMaxDArrayRank> dims, strides;
-  for (int i = 0; i < kMaxDArrayRank; ++i) {
-    dims.at(i) = i < kAdded ? 1 : a.dims().at(i - kAdded);
-    strides.at(i) = i < kAdded ? 0 : a.strides().at(i - kAdded);
+  Dim<kAdded> ones;  // their strides stay 0: an axis of extent 1 is never stepped along
+  if constexpr (kAdded > 0) {
+    for (int i = 0; i < kAdded; ++i) ones.at(i) = 1;
   }
-  return Array<T, kMaxDArrayRank>(a.buffer(), dims, strides, a.offset());
+  return Array<T, kMaxDArrayRank>(a.buffer(), join(ones, a.dims()),
+                                  join(Dim<kAdded>(), a.strides()), a.offset());
 }
 
 /// Reducer Op over the axes in `mask` of `x` (of rank kMaxDArrayRank) into a new array of the
@@ -70,8 +71,7 @@ DArray reduce_darray(const DArray& x, unsigned mask, bool keep_dims) {
                                   dtype(x), "; convert it first"));
         } else {
           check_reducible<Op>(a.dims(), mask);
-          const auto result =
-              reduce_padded<Op>(with_leading_axes(a), mask << (kMaxDArrayRank - M));
+          const auto result = reduce_padded<Op>(with_leading_axes(a), mask << (kMaxDArrayRank - M));
           const int rank = M - count_axes(mask);
           if (keep_dims || rank == M) return reshape(result, reduced_extent<M>(a.dims(), mask));
           if (rank == 0) return reshape(result, make_dim(1));

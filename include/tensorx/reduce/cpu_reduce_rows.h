@@ -62,8 +62,8 @@ TENSORX_FORCE_INLINE accumulator_t<Op, C> reduce_block(const Row& row, index_t j
 }
 
 /// Elements [j0, j1) (at least one) of `row` reduced, block by block, the blocks pairwise.
-/// reduce_block, the loop's whole body, is inlined at one place only: a second call for rows of
-/// one block doubled the code of every reduction (and the time to compile it).
+/// reduce_block, the loop's whole body, is inlined at one place only (a second call for rows of
+/// one block repeated it in every reduction).
 template <class Op, class C, bool kSimd, class Row>
 accumulator_t<Op, C> reduce_row(const Row& row, index_t j0, index_t j1, bool simd) {
   using A = accumulator_t<Op, C>;
