@@ -1,17 +1,19 @@
 // The DArray reductions (reduce/darray_reductions.h): the axes checked, then the compiled
-// reduction of each element type (every rank through one view of rank 4), instantiated here
-// once rather than in every translation unit that includes tensorx.
+// reduction of plain arrays (src/reduce/array_reductions.cpp), every rank through one view of rank
+// 4.
 #include "tensorx/reduce/darray_reductions.h"
 
 #include <vector>
 
+#include "tensorx/reduce/compiled_array_reduce.h"
 #include "tensorx/reduce/reduce_checks.h"
-#include "tensorx/reduce/reduce_writer.h"
-#include "tensorx/shape/dim_parts.h"
 
 namespace tensorx {
 namespace detail {
 namespace {
+static_assert(kMaxDArrayRank == kCompiledReduceRank,
+              "a DArray of every rank is reduced as a plain array");
+
 /// The mask of `axes` for a DArray of extent `dims`. Throws ShapeError naming the axis and the
 /// shape for an axis outside [-rank, rank) or one given twice.
 unsigned darray_axis_mask(const std::vector<int>& axes, const DDim& dims) {
@@ -32,21 +34,6 @@ unsigned darray_axis_mask(const std::vector<int>& axes, const DDim& dims) {
   return mask;
 }
 
-/// `a` seen as an array of rank kMaxDArrayRank: axes of extent 1 put in front. The reduction
-/// merges axes at run time, so the added ones cost nothing, and one instantiation of the
-/// reduction per element type serves every rank (one per rank made this file the longest compile
-/// of the build: 156 s and 1.7 GB as CUDA).
-template <class T, int M>
-Array<T, kMaxDArrayRank> with_leading_axes(const Array<T, M>& a) {
-  constexpr int kAdded = kMaxDArrayRank - M;
-  Dim<kAdded> ones;  // their strides stay 0: an axis of extent 1 is never stepped along
-  if constexpr (kAdded > 0) {
-    for (int i = 0; i < kAdded; ++i) ones.at(i) = 1;
-  }
-  return Array<T, kMaxDArrayRank>(a.buffer(), join(ones, a.dims()),
-                                  join(Dim<kAdded>(), a.strides()), a.offset());
-}
-
 /// Reducer Op over the axes in `mask` of `x` (of rank kMaxDArrayRank) into a new array of the
 /// reduced extent, keeping the reduced axes with extent 1.
 template <class Op, class T>
@@ -54,8 +41,7 @@ Array<typename Op::template result_type<T>, kMaxDArrayRank> reduce_padded(
     const Array<T, kMaxDArrayRank>& x, unsigned mask) {
   using R = typename Op::template result_type<T>;
   Array<R, kMaxDArrayRank> result(reduced_extent<kMaxDArrayRank>(x.dims(), mask), x.place());
-  // The reduction writer: the CPU loop for host arrays, the compiled kernels for GPU ones.
-  write_reduction<Op, saver::write, HostTranslationUnit>(x, mask, result);
+  reduce_array(Op::kOp, x, mask, result);
   return result;
 }
 

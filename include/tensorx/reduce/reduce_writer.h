@@ -16,6 +16,7 @@
 #include "tensorx/expr/broadcast_exp.h"
 #include "tensorx/expr/scalar_exp.h"
 #include "tensorx/layout/permute_exp.h"
+#include "tensorx/reduce/compiled_array_reduce.h"
 #include "tensorx/reduce/compiled_reduce.h"
 #include "tensorx/reduce/cpu_reduce.h"
 #include "tensorx/reduce/reduce_exp.h"
@@ -47,8 +48,9 @@ bool overlaps_destination(const Array<T, N>& dst, const E& operand) {
   return overlaps;
 }
 
-/// Reduces a prepared operand into dst (not overlapping it) in ONE pass on dst's place.
-template <class Op, class Saver, class TU, class T, int N, class E>
+/// Reduces a prepared operand into dst (not overlapping it) in ONE pass on dst's place. Without
+/// kCpuEngine the CPU loops are not instantiated, and dst must be on a GPU.
+template <class Op, class Saver, class TU, bool kCpuEngine, class T, int N, class E>
 void reduce_prepared(const E& prepared, unsigned mask, const Array<T, N>& dst) {
   const auto space = make_reduce_space(prepared.dims(), mask, dst);
   if (space.reduced_count() == 0) {
@@ -65,7 +67,7 @@ void reduce_prepared(const E& prepared, unsigned mask, const Array<T, N>& dst) {
       reduce_gpu(tu, Op{}, Saver{}, dst.data(), dst.place(), space, plan,
                  ordered_stream(dst, prepared));
     });
-  } else {
+  } else if constexpr (kCpuEngine) {
     reduce_cpu<Op, Saver>(dst.data(), space, plan);
   }
 }
@@ -111,23 +113,51 @@ void reduce_compiled(Array<U, M> source, unsigned mask, const Array<T, N>& dst) 
                     save_mode_of<Saver>());
 }
 
-/// dst = Saver(dst, Op over the axes in `mask` of operand): the DirectWriter of every reduction,
-/// after evaluate()'s checks (ReduceExp::dims() included).
+/// dst = Saver(dst, Op over the axes in `mask` of operand) in this translation unit's engines:
+/// the fused CPU loop or the kernel of dst's place, or (kCpuEngine false) the kernel only, for a
+/// GPU dst.
+template <class Op, class Saver, class TU, bool kCpuEngine, class T, int N, class E>
+void write_fused_reduction(const E& operand, unsigned mask, const Array<T, N>& dst) {
+  const auto prepared = prepare(operand, EvalContext<TU>{dst.place()});
+  if (overlaps_destination(dst, prepared)) {
+    Array<T, N> temporary(dst.dims(), dst.place());
+    reduce_prepared<Op, saver::write, TU, kCpuEngine>(prepared, mask, temporary);
+    evaluate_elementwise<Saver, TU>(dst, temporary);
+  } else {
+    reduce_prepared<Op, Saver, TU, kCpuEngine>(prepared, mask, dst);
+  }
+}
+
+/// dst = Saver(dst, Op over the axes in `mask` of operand) with what this translation unit
+/// instantiates: the fused engines, or for a plain array on a GPU from a plain C++ unit the
+/// compiled kernels. The compiled layer's own reductions come here.
 template <class Op, class Saver, class TU, class T, int N, class E>
-void write_reduction(const E& operand, unsigned mask, const Array<T, N>& dst) {
+void write_reduction_in_unit(const E& operand, unsigned mask, const Array<T, N>& dst) {
   if constexpr (std::is_same_v<TU, HostTranslationUnit> && is_array<E>::value) {
     if (is_gpu_place(dst.place())) {
       reduce_compiled<Op, Saver>(operand, mask, dst);
       return;
     }
   }
-  const auto prepared = prepare(operand, EvalContext<TU>{dst.place()});
-  if (overlaps_destination(dst, prepared)) {
-    Array<T, N> temporary(dst.dims(), dst.place());
-    reduce_prepared<Op, saver::write, TU>(prepared, mask, temporary);
-    evaluate_elementwise<Saver, TU>(dst, temporary);
+  write_fused_reduction<Op, Saver, TU, true>(operand, mask, dst);
+}
+
+/// dst = Saver(dst, Op over the axes in `mask` of operand): the DirectWriter of every reduction,
+/// after evaluate()'s checks (ReduceExp::dims() included). A plain array goes to the compiled
+/// layer where it can (compiled_array_reduce.h), except to a GPU from a CUDA translation unit,
+/// whose kernel is instantiated here as before.
+template <class Op, class Saver, class TU, class T, int N, class E>
+void write_reduction(const E& operand, unsigned mask, const Array<T, N>& dst) {
+  if constexpr (runs_in_compiled_layer<Op, Saver, T, E>()) {
+    if constexpr (std::is_same_v<TU, HostTranslationUnit>) {
+      reduce_in_compiled_layer<Op>(operand, mask, dst);
+    } else if (!is_gpu_place(dst.place())) {
+      reduce_in_compiled_layer<Op>(operand, mask, dst);
+    } else {
+      write_fused_reduction<Op, Saver, TU, false>(operand, mask, dst);
+    }
   } else {
-    reduce_prepared<Op, Saver, TU>(prepared, mask, dst);
+    write_reduction_in_unit<Op, Saver, TU>(operand, mask, dst);
   }
 }
 
