@@ -1,6 +1,6 @@
 // An application of an installed tensorx, written only against the public API of DESIGN.md through
 // the one public header: places, shapes and arrays, with calls into the compiled layer
-// (allocation, copies, device queries) so that linking the library is exercised too.
+// (allocation, copies, device queries, a reduction) so that linking the library is exercised too.
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -51,6 +51,13 @@ int main() {
   expect(b(0, 1) == 5.0f && b(1, 2) == 1.0f, "copy between CPU arrays");
   tx::Array<float, 2> c = tx::to(a, tx::CpuPlace());
   expect(c.data() != a.data() && c(0, 1) == 5.0f, "to() makes a copy");
+
+  // A reduction of a plain array runs in the compiled layer (its loops instantiated there), and
+  // one of an expression in this unit.
+  tx::Array<float, 1> row_sums = tx::sum<1>(a);
+  tx::Array<float, 1> twice = tx::sum<1>(a * 2.0f);
+  expect(row_sums(0) == 7.0f && row_sums(1) == 3.0f && twice(0) == 14.0f,
+         "sum<1> of an array and of an expression");
 
 #ifdef TENSORX_WITH_CUDA
   expect(tx::cuda::compiled_with_cuda(), "TENSORX_WITH_CUDA matches the compiled layer");
