@@ -1,7 +1,8 @@
 // detail::reduce_array (reduce/compiled_array_reduce.h): the reductions of plain arrays, for the
 // translation units that call them instead of instantiating the engine, and for the DArray
-// reductions. Every reducer and element type, once, at rank kCompiledReduceRank: 42 instantiations
-// of the header's engines (the CPU loops, and the compiled kernels' dispatch for GPU arrays).
+// reductions. Every reducer and element type, once, at rank kCompiledReduceRank: 40 instantiations
+// of the header's engines (mean has no integer form): the CPU loops, and the compiled kernels'
+// dispatch for GPU arrays.
 #include <type_traits>
 
 #include "tensorx/reduce/reduce_checks.h"
@@ -15,8 +16,7 @@ void reduce_array(ReduceOp op, const Array<T, kCompiledReduceRank>& src, unsigne
                   const Array<R, kCompiledReduceRank>& dst) {
   reducer_switch(op, [&](auto reducer) {
     using Op = decltype(reducer);
-    if constexpr (std::is_same_v<R, typename Op::template result_type<T>> &&
-                  !(Op::kOp == ReduceOp::kMean && std::is_integral_v<T>)) {
+    if constexpr (compiled_reduction_exists<Op, T, R>()) {
       write_reduction_in_unit<Op, saver::write, HostTranslationUnit>(src, mask, dst);
     } else {
       throw TypeError(message("tx::", Op::kName, " of ", data_type_of<T>(),

@@ -18,6 +18,7 @@
 #include "tensorx/core/expression.h"
 #include "tensorx/core/simd.h"
 #include "tensorx/expr/saver.h"
+#include "tensorx/reduce/reduce_geometry.h"
 #include "tensorx/reduce/reducers.h"
 #include "tensorx/shape/dim_parts.h"
 
@@ -62,19 +63,27 @@ constexpr bool cpu_loops_match_compiled_layer() {
 #endif
 }
 
-/// True when `dst = Op over some axes of operand` (Saver the assignment's) runs in the compiled
-/// layer: a plain array of a DArray element type and rank 1 to kCompiledReduceRank, written (not
-/// accumulated) as Op's own result type, by one of the named reducers.
+/// True when libtensorx has reducer Op of T elements into R: R is Op's result type, and mean takes
+/// floating-point elements only.
+template <class Op, class T, class R>
+constexpr bool compiled_reduction_exists() {
+  return std::is_same_v<R, typename Op::template result_type<T>> &&
+         !(Op::kOp == ReduceOp::kMean && std::is_integral_v<T>);
+}
+
+/// True when `dst = Op over some axes of operand` (Saver the assignment's, T dst's element type)
+/// runs in the compiled layer: a plain array of a DArray element type and rank 1 to
+/// kCompiledReduceRank, written (not accumulated), in a unit whose CPU loops are the library's.
 template <class Op, class Saver, class T, class E>
 constexpr bool runs_in_compiled_layer() {
   if constexpr (!is_array<E>::value) {
     return false;
   } else {
     using U = typename E::value_type;
-    return E::rank >= 1 && E::rank <= kCompiledReduceRank && is_supported_element_v<U> &&
-           std::is_same_v<Saver, saver::write> &&
-           std::is_same_v<T, typename Op::template result_type<U>> &&
-           !(Op::kOp == ReduceOp::kMean && std::is_integral_v<U>)&&cpu_loops_match_compiled_layer();
+    constexpr bool kPlainArray =
+        E::rank >= 1 && E::rank <= kCompiledReduceRank && is_supported_element_v<U>;
+    return kPlainArray && std::is_same_v<Saver, saver::write> &&
+           compiled_reduction_exists<Op, U, T>() && cpu_loops_match_compiled_layer();
   }
 }
 
@@ -91,33 +100,16 @@ Array<T, kCompiledReduceRank> with_leading_axes(const Array<T, M>& a) {
                                        join(Dim<kAdded>(), a.strides()), a.offset());
 }
 
-/// The destination of reducing a rank-M operand over `mask` as reduce_array takes it: rank
-/// kCompiledReduceRank, extent 1 on the added and the reduced axes. dst holds the kept axes in
-/// order (N == M minus the reduced ones) or every axis (N == M, keepdims).
-template <int M, class T, int N>
-Array<T, kCompiledReduceRank> with_every_axis(const Array<T, N>& dst, unsigned mask) {
-  constexpr int kAdded = kCompiledReduceRank - M;
-  Dim<kCompiledReduceRank> dims, strides;
-  for (int i = 0; i < kCompiledReduceRank; ++i) dims.at(i) = 1;
-  if constexpr (N > 0) {
-    int next = 0;
-    for (int i = 0; i < M; ++i) {
-      if (N == M || !((mask >> i) & 1u)) {
-        dims.at(kAdded + i) = dst.dims().at(next);
-        strides.at(kAdded + i) = dst.strides().at(next);
-        ++next;
-      }
-    }
-  }
-  return Array<T, kCompiledReduceRank>(dst.buffer(), dims, strides, dst.offset());
-}
-
 /// dst = Op over the axes in `mask` of the plain array `operand`, in the compiled layer (see
-/// runs_in_compiled_layer).
+/// runs_in_compiled_layer): dst seen with every axis of the operand (extent 1 and stride 0 on the
+/// reduced ones, as the reduction's space gives them), both with leading axes up to
+/// kCompiledReduceRank.
 template <class Op, class U, int M, class T, int N>
 void reduce_in_compiled_layer(const Array<U, M>& operand, unsigned mask, const Array<T, N>& dst) {
+  const auto space = make_reduce_space(operand.dims(), mask, dst);
+  const Array<T, M> every_axis(dst.buffer(), space.kept_dims(), space.dst_strides, dst.offset());
   reduce_array(Op::kOp, with_leading_axes(operand), mask << (kCompiledReduceRank - M),
-               with_every_axis<M>(dst, mask));
+               with_leading_axes(every_axis));
 }
 
 }  // namespace detail

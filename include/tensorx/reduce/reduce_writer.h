@@ -149,13 +149,13 @@ void write_reduction_in_unit(const E& operand, unsigned mask, const Array<T, N>&
 template <class Op, class Saver, class TU, class T, int N, class E>
 void write_reduction(const E& operand, unsigned mask, const Array<T, N>& dst) {
   if constexpr (runs_in_compiled_layer<Op, Saver, T, E>()) {
-    if constexpr (std::is_same_v<TU, HostTranslationUnit>) {
-      reduce_in_compiled_layer<Op>(operand, mask, dst);
-    } else if (!is_gpu_place(dst.place())) {
-      reduce_in_compiled_layer<Op>(operand, mask, dst);
-    } else {
-      write_fused_reduction<Op, Saver, TU, false>(operand, mask, dst);
+    if constexpr (std::is_same_v<TU, CudaTranslationUnit>) {
+      if (is_gpu_place(dst.place())) {
+        write_fused_reduction<Op, Saver, TU, false>(operand, mask, dst);
+        return;
+      }
     }
+    reduce_in_compiled_layer<Op>(operand, mask, dst);
   } else {
     write_reduction_in_unit<Op, Saver, TU>(operand, mask, dst);
   }
