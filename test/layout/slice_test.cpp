@@ -110,8 +110,10 @@ BOOST_AUTO_TEST_CASE(prepare_pushes_the_slice_into_the_arrays_an_expression_read
   const tx::detail::EvalContext<tx::detail::ThisTranslationUnit> context{a.place()};
   // Rows 2 .. 4: a and the column are cut, the row (broadcast along axis 0) is read whole.
   const auto prepared = tx::prepare(tx::slice(a * row + column, 0, 2, 5), context);
-  const auto& [scaled, cut_column] = prepared.args();
-  const auto& [cut_a, whole_row] = scaled.args();
+  const auto& scaled = tx::detail::pack_get<0>(prepared.args());
+  const auto& cut_column = tx::detail::pack_get<1>(prepared.args());
+  const auto& cut_a = tx::detail::pack_get<0>(scaled.args());
+  const auto& whole_row = tx::detail::pack_get<1>(scaled.args());
   BOOST_TEST(cut_a.data() == a.data() + 2 * a.strides()[0]);
   BOOST_TEST(cut_a.dims() == tx::make_dim(3, 5));
   BOOST_TEST(whole_row.data() == row.data());

@@ -6,7 +6,6 @@
 // arrays stay strided views that the compiled layer turns into BLAS transpose flags.
 #pragma once
 
-#include <tuple>
 #include <type_traits>
 
 #include "tensorx/array/array.h"
@@ -104,11 +103,11 @@ struct ScaledProduct<MapExp<T, op::multiplies, ScalarExp<T>, DotExp<L, R, kBatch
   using Product = DotExp<L, R, kBatched>;
   template <class E>
   static const Product& product(const E& e) {
-    return std::get<1>(e.args());
+    return detail::pack_get<1>(e.args());
   }
   template <class E>
   static T scale(const E& e) {
-    return std::get<0>(e.args()).value();
+    return detail::pack_get<0>(e.args()).value();
   }
 };
 template <class T, class L, class R, bool kBatched>
@@ -117,11 +116,11 @@ struct ScaledProduct<MapExp<T, op::multiplies, DotExp<L, R, kBatched>, ScalarExp
   using Product = DotExp<L, R, kBatched>;
   template <class E>
   static const Product& product(const E& e) {
-    return std::get<0>(e.args());
+    return detail::pack_get<0>(e.args());
   }
   template <class E>
   static T scale(const E& e) {
-    return std::get<1>(e.args()).value();
+    return detail::pack_get<1>(e.args()).value();
   }
 };
 

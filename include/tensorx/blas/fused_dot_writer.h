@@ -53,11 +53,11 @@ struct EpilogueInput<MapExp<T, op::plus, G, Array<T, 1>>, std::enable_if_t<GemmT
   static constexpr bool kHasBias = true;
   template <class E>
   static const Gemm& gemm(const E& e) {
-    return std::get<0>(e.args());
+    return detail::pack_get<0>(e.args());
   }
   template <class E>
   static const Array<T, 1>* bias(const E& e) {
-    return &std::get<1>(e.args());
+    return &detail::pack_get<1>(e.args());
   }
 };
 template <class T, class G>
@@ -67,11 +67,11 @@ struct EpilogueInput<MapExp<T, op::plus, Array<T, 1>, G>, std::enable_if_t<GemmT
   static constexpr bool kHasBias = true;
   template <class E>
   static const Gemm& gemm(const E& e) {
-    return std::get<1>(e.args());
+    return detail::pack_get<1>(e.args());
   }
   template <class E>
   static const Array<T, 1>* bias(const E& e) {
-    return &std::get<0>(e.args());
+    return &detail::pack_get<0>(e.args());
   }
 };
 
@@ -115,7 +115,7 @@ struct FusedProduct<MapExp<T, F, X>,
   static constexpr GemmActivation kActivation = EpilogueActivation<F>::kValue;
   template <class E>
   static const X& input(const E& e) {
-    return std::get<0>(e.args());
+    return detail::pack_get<0>(e.args());
   }
   template <class Y>
   static auto activate(const Y& y) {

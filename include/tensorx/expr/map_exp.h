@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -32,20 +31,21 @@ class MapExp : public Exp<MapExp<R, F, Args...>> {
   using value_type = R;
   static constexpr int rank = std::max({0, Args::rank...});
 
-  explicit MapExp(F functor, Args... args) : functor_(functor), args_(std::move(args)...) {}
+  explicit MapExp(F functor, Args... args)
+      : functor_(functor), args_(detail::make_plan_pack(args...)) {}
 
   const F& functor() const { return functor_; }
-  const std::tuple<Args...>& args() const { return args_; }
+  const detail::PlanPack<Args...>& args() const { return args_; }
 
   /// The broadcast extent of the operands; throws ShapeError when they do not broadcast.
   Dim<rank> dims() const {
-    return std::apply([](const auto&... a) { return detail::broadcast_dims<rank>(a.dims()...); },
-                      args_);
+    return detail::apply_pack(
+        [](const auto&... a) { return detail::broadcast_dims<rank>(a.dims()...); }, args_);
   }
 
  private:
   F functor_;
-  std::tuple<Args...> args_;
+  detail::PlanPack<Args...> args_;
 };
 
 namespace detail {
@@ -166,7 +166,7 @@ struct MapPlan {
 
 template <class R, class F, class... Args, class Context>
 auto prepare(const MapExp<R, F, Args...>& e, const Context& context) {
-  return std::apply(
+  return detail::apply_pack(
       [&](const auto&... a) {
         return MapExp<R, F, std::decay_t<decltype(prepare(a, context))>...>(e.functor(),
                                                                             prepare(a, context)...);
@@ -176,7 +176,7 @@ auto prepare(const MapExp<R, F, Args...>& e, const Context& context) {
 
 template <int N, class R, class F, class... Args>
 auto make_plan(const MapExp<R, F, Args...>& e, const Dim<N>& out_dims) {
-  return std::apply(
+  return detail::apply_pack(
       [&](const auto&... a) {
         return detail::MapPlan<R, F, decltype(make_plan(a, out_dims))...>{
             e.functor(), detail::make_plan_pack(make_plan(a, out_dims)...)};
@@ -186,7 +186,7 @@ auto make_plan(const MapExp<R, F, Args...>& e, const Dim<N>& out_dims) {
 
 template <class R, class F, class... Args, class Visitor>
 void for_each_array(const MapExp<R, F, Args...>& e, Visitor&& visitor) {
-  std::apply([&](const auto&... a) { (for_each_array(a, visitor), ...); }, e.args());
+  detail::apply_pack([&](const auto&... a) { (for_each_array(a, visitor), ...); }, e.args());
 }
 
 namespace detail {

@@ -1,8 +1,11 @@
-// PlanPack: the children of a plan, as a tuple that copies into CUDA kernels by value (std::tuple
-// is not usable in device code).
+// PlanPack: the operands of a node and the children of a plan, as a tuple that copies into CUDA
+// kernels by value (std::tuple is not usable in device code). It is also cheaper to compile than
+// std::tuple, whose constructors and std::apply (its noexcept specification asks
+// is_nothrow_invocable) are instantiated again for every expression type.
 #pragma once
 
 #include <cstddef>
+#include <utility>
 
 #include "tensorx/core/config.h"
 
@@ -37,6 +40,17 @@ TENSORX_HOST_DEVICE inline PlanPack<> make_plan_pack() {
 template <class Head, class... Rest>
 TENSORX_HOST_DEVICE PlanPack<Head, Rest...> make_plan_pack(const Head& head, const Rest&... rest) {
   return PlanPack<Head, Rest...>{head, make_plan_pack(rest...)};
+}
+
+template <class F, class Pack, std::size_t... I>
+decltype(auto) apply_pack(F&& f, const Pack& pack, std::index_sequence<I...>) {
+  return f(pack_get<I>(pack)...);
+}
+
+/// f(element 0, ..., element n - 1): std::apply for a PlanPack.
+template <class F, class... Ts>
+decltype(auto) apply_pack(F&& f, const PlanPack<Ts...>& pack) {
+  return apply_pack(f, pack, std::index_sequence_for<Ts...>{});
 }
 
 }  // namespace detail

@@ -17,6 +17,7 @@
 #include "tensorx/expr/eval_context.h"
 #include "tensorx/expr/exp.h"
 #include "tensorx/expr/indirect_read.h"
+#include "tensorx/expr/plan_pack.h"
 #include "tensorx/layout/concat_plan.h"
 #include "tensorx/layout/slice_exp.h"
 
@@ -38,14 +39,14 @@ class ConcatExp : public Exp<ConcatExp<Axis, Es...>> {
                 "tx::cast<T>(...).");
   static_assert(0 <= Axis && Axis < rank, "The concat axis must be an axis of the operands.");
 
-  explicit ConcatExp(Es... operands) : operands_(std::move(operands)...) {}
+  explicit ConcatExp(Es... operands) : operands_(detail::make_plan_pack(operands...)) {}
 
-  const std::tuple<Es...>& operands() const { return operands_; }
+  const detail::PlanPack<Es...>& operands() const { return operands_; }
 
   /// Where each operand starts along the axis; the last entry is the joined extent. Throws
   /// ShapeError naming every shape when the operands' extents differ off the axis.
   std::array<index_t, count + 1> starts() const {
-    const auto shapes = std::apply(
+    const auto shapes = detail::apply_pack(
         [](const auto&... e) { return std::array<Dim<rank>, count>{e.dims()...}; }, operands_);
     std::array<index_t, count + 1> starts{};
     bool fits = true;
@@ -66,13 +67,13 @@ class ConcatExp : public Exp<ConcatExp<Axis, Es...>> {
 
   /// The joined extent; throws ShapeError as starts() does.
   Dim<rank> dims() const {
-    Dim<rank> dims = std::get<0>(operands_).dims();
+    Dim<rank> dims = detail::pack_get<0>(operands_).dims();
     dims.at(Axis) = starts()[count];
     return dims;
   }
 
  private:
-  std::tuple<Es...> operands_;
+  detail::PlanPack<Es...> operands_;
 };
 
 /// `operands` (arrays or expressions of one rank and element type, at least one) joined along
@@ -88,7 +89,7 @@ auto make_plan(const ConcatExp<Axis, Es...>& e, const Dim<N>& out_dims) {
   using Node = ConcatExp<Axis, Es...>;
   constexpr int kSpaceAxis = Axis + N - Node::rank;
   const auto starts = e.starts();
-  auto plan = std::apply(
+  auto plan = detail::apply_pack(
       [&](const auto&... operand) {
         return detail::ConcatPlan<N, kSpaceAxis, compute_t<typename Node::value_type>,
                                   decltype(make_plan(operand, out_dims))...>{
@@ -111,7 +112,7 @@ auto make_plan(const ConcatExp<Axis, Es...>& e, const Dim<N>& out_dims) {
 
 template <int Axis, class... Es, class Context>
 auto prepare(const ConcatExp<Axis, Es...>& e, const Context& context) {
-  return std::apply(
+  return detail::apply_pack(
       [&](const auto&... operand) {
         return ConcatExp<Axis, std::decay_t<decltype(prepare(operand, context))>...>(
             prepare(operand, context)...);
@@ -123,7 +124,7 @@ auto prepare(const ConcatExp<Axis, Es...>& e, const Context& context) {
 // axis, which the alias check cannot compare, so they are reported as read indirectly.
 template <int Axis, class... Es, class F>
 void for_each_array(const ConcatExp<Axis, Es...>& e, F&& f) {
-  std::apply(
+  detail::apply_pack(
       [&](const auto& first, const auto&... rest) {
         for_each_array(first, f);
         (detail::for_each_array_read_indirectly(rest, f), ...);

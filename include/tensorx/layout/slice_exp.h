@@ -9,7 +9,6 @@
 // expressions) are arrays by then; any other node overloads push_slice.
 #pragma once
 
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -161,7 +160,7 @@ auto push_slice(const MapExp<R, F, Args...>& e, int axis, index_t begin, index_t
                 const detail::EvalContext<TU>& context) {
   constexpr int N = MapExp<R, F, Args...>::rank;
   const index_t extent = e.dims().at(axis);
-  return std::apply(
+  return detail::apply_pack(
       [&](const auto&... a) {
         return MapExp<R, F,
                       decltype(detail::push_slice_into_operand<N>(a, extent, axis, begin, end,
