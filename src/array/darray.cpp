@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <ostream>
+#include <string>
+#include <utility>
 
 #include "tensorx/array/darray_ops.h"
 #include "tensorx/array/global_ops.h"
@@ -53,7 +55,27 @@ DArray to(const DArray& x, const Place& place) {
   return visit([&](auto& a) { return DArray(to(a, place)); }, x);
 }
 
+DArray::Element DArray::operator[](const DDim& index) const {
+  return Element(*this, index);
+}
+
+DArray::Element::Element(DArray array, DDim index)
+    : array_(std::move(array)), index_(std::move(index)) {}
+
+DArray::Element& DArray::Element::operator=(const Element& other) {
+  if (is_integer(dtype(other.array_))) {
+    detail::set_element(array_, index_, detail::element_as_int64(other.array_, other.index_));
+  } else {
+    detail::set_element(array_, index_, detail::element_as_double(other.array_, other.index_));
+  }
+  return *this;
+}
+
 namespace detail {
+
+std::string array_type_name(DataType type, int rank) {
+  return message("Array<", name(type), ", ", rank, ">");
+}
 
 bool darray_allocated(const DArray& x) {
   return visit([](auto& a) { return a.allocated(); }, x);

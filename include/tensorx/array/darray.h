@@ -49,9 +49,7 @@ template <class T>
 constexpr bool is_darray_element_v = is_supported_element_v<T>;
 
 /// "Array<float32, 2>": how errors name a typed array.
-inline std::string array_type_name(DataType type, int rank) {
-  return message("Array<", name(type), ", ", rank, ">");
-}
+std::string array_type_name(DataType type, int rank);
 
 /// Calls f(std::integral_constant<int, N>{}) for the run-time rank N in 1..4; other ranks throw
 /// TypeError.
@@ -242,7 +240,7 @@ Array<T, N> DArray::as() const {
 /// A proxy for one element of a DArray: reads convert from, writes convert to, the element type.
 class DArray::Element {
  public:
-  Element(DArray array, DDim index) : array_(std::move(array)), index_(std::move(index)) {}
+  Element(DArray array, DDim index);
 
   /// Writes `value`, converted to the element type.
   template <class V, class = std::enable_if_t<std::is_arithmetic_v<V> || is_narrow_float_v<V>>>
@@ -251,14 +249,7 @@ class DArray::Element {
     return *this;
   }
   /// Copies the value of another element (x[i] = y[j]), not the proxy.
-  Element& operator=(const Element& other) {
-    if (is_integer(dtype(other.array_))) {
-      detail::set_element(array_, index_, detail::element_as_int64(other.array_, other.index_));
-    } else {
-      detail::set_element(array_, index_, detail::element_as_double(other.array_, other.index_));
-    }
-    return *this;
-  }
+  Element& operator=(const Element& other);
 
   /// The element converted to V.
   template <class V>
@@ -275,10 +266,6 @@ class DArray::Element {
   DArray array_;
   DDim index_;
 };
-
-inline DArray::Element DArray::operator[](const DDim& index) const {
-  return Element(*this, index);
-}
 
 /// A DArray of the given extent (rank 1..4) on `place`, every element `value`; the value's type
 /// picks the element type (float, double, float16, bfloat16, int32 or int64).

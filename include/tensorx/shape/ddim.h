@@ -23,9 +23,6 @@ class DDim;
 template <int N>
 Dim<N> to_dim(const DDim& dd);
 
-/// The rank of a DDim, 1 to 9.
-inline int arity(const DDim& dd);
-
 /// A Dim<1>, ..., Dim<9> chosen at run time. Alternative k holds Dim<k + 1>. A default-constructed
 /// DDim is the empty rank-1 extent (0), boost::variant's default of its first alternative.
 class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6>, Dim<7>, Dim<8>,
@@ -44,14 +41,8 @@ class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6
   }
 
   /// Element i; an index outside [0, arity) throws IndexError.
-  index_t& operator[](int i) {
-    check_index(i);
-    return boost::apply_visitor([i](auto& d) -> index_t& { return d.at(i); }, *this);
-  }
-  index_t operator[](int i) const {
-    check_index(i);
-    return boost::apply_visitor([i](const auto& d) { return d.at(i); }, *this);
-  }
+  index_t& operator[](int i);
+  index_t operator[](int i) const;
 
   /// The Dim<N> this holds: static_cast<Dim<3>>(dd). Throws ShapeError when the rank is not N.
   /// Because of it every Dim<k> counts as constructible from a DDim, which makes boost::variant's
@@ -64,10 +55,8 @@ class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6
 
   /// Equal when the ranks and every extent are equal; different ranks are simply unequal.
   /// Hidden friends, so that Dim<2> == Dim<3> does not compile through two conversions to DDim.
-  friend bool operator==(const DDim& a, const DDim& b) {
-    return static_cast<const Base&>(a) == static_cast<const Base&>(b);
-  }
-  friend bool operator!=(const DDim& a, const DDim& b) { return !(a == b); }
+  friend bool operator==(const DDim& a, const DDim& b) { return equal(a, b); }
+  friend bool operator!=(const DDim& a, const DDim& b) { return !equal(a, b); }
 
   /// Comparison with a Dim<N> without building a DDim (and boost::variant's member templates
   /// that reject foreign types would otherwise make dd == make_dim(2, 3) ambiguous).
@@ -90,40 +79,26 @@ class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6
   }
 
   /// Prints like the Dim it holds: "(2, 3)".
-  friend std::ostream& operator<<(std::ostream& out, const DDim& dd) {
-    return boost::apply_visitor([&out](const auto& d) -> std::ostream& { return out << d; }, dd);
-  }
+  friend std::ostream& operator<<(std::ostream& out, const DDim& dd) { return print(out, dd); }
 
  private:
-  void check_index(int i) const {
-    if (i < 0 || i >= arity(*this)) {
-      throw IndexError(detail::message("index ", i, " is out of range for the DDim ", *this,
-                                       " of rank ", arity(*this)));
-    }
-  }
+  // The operations that visit all nine alternatives are compiled once, in libtensorx
+  // (src/shape/ddim.cpp), rather than in every translation unit that includes this header.
+  static bool equal(const DDim& a, const DDim& b);
+  static std::ostream& print(std::ostream& out, const DDim& dd);
 };
 
-inline int arity(const DDim& dd) {
-  return boost::apply_visitor([](const auto& d) { return std::decay_t<decltype(d)>::dimensions; },
-                              dd);
-}
+/// The rank of a DDim, 1 to 9.
+int arity(const DDim& dd);
 
 /// The number of elements an extent holds.
-inline index_t product(const DDim& dd) {
-  return boost::apply_visitor([](const auto& d) { return product(d); }, dd);
-}
+index_t product(const DDim& dd);
 
 /// The extents as a vector, outermost first.
-inline std::vector<std::int64_t> vectorize(const DDim& dd) {
-  std::vector<std::int64_t> values(static_cast<std::size_t>(arity(dd)));
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = dd[static_cast<int>(i)];
-  return values;
-}
+std::vector<std::int64_t> vectorize(const DDim& dd);
 
 /// Row-major strides of a dense array of this extent, with the same rank.
-inline DDim contiguous_strides(const DDim& extent) {
-  return boost::apply_visitor([](const auto& d) { return DDim(contiguous_strides(d)); }, extent);
-}
+DDim contiguous_strides(const DDim& extent);
 
 /// The Dim<N> a DDim holds; a DDim of another rank throws ShapeError naming both ranks.
 template <int N>
@@ -134,39 +109,9 @@ Dim<N> to_dim(const DDim& dd) {
                                    " to a Dim<", N, ">"));
 }
 
-namespace detail {
-
-template <int N>
-DDim ddim_from_values(const index_t* values) {
-  Dim<N> d;
-  for (int i = 0; i < N; ++i) d.at(i) = values[i];
-  return d;
-}
-
-/// Picks the Dim<rank> alternative at run time through a table of one maker per rank.
-template <int... RanksMinusOne>
-DDim ddim_from_extents(const index_t* values, std::size_t rank,
-                       std::integer_sequence<int, RanksMinusOne...>) {
-  if (rank < 1 || rank > static_cast<std::size_t>(kMaxRank)) {
-    throw ShapeError(
-        message("make_ddim needs 1 to ", kMaxRank, " extents, got rank ", rank, " instead"));
-  }
-  using Maker = DDim (*)(const index_t*);
-  static constexpr Maker makers[] = {&ddim_from_values<RanksMinusOne + 1>...};
-  return makers[rank - 1](values);
-}
-
-}  // namespace detail
-
 /// A DDim from its extents, outermost first: make_ddim({2, 3}). A rank outside 1..9 throws
 /// ShapeError.
-inline DDim make_ddim(std::initializer_list<index_t> extents) {
-  return detail::ddim_from_extents(extents.begin(), extents.size(),
-                                   std::make_integer_sequence<int, kMaxRank>());
-}
-inline DDim make_ddim(const std::vector<index_t>& extents) {
-  return detail::ddim_from_extents(extents.data(), extents.size(),
-                                   std::make_integer_sequence<int, kMaxRank>());
-}
+DDim make_ddim(std::initializer_list<index_t> extents);
+DDim make_ddim(const std::vector<index_t>& extents);
 
 }  // namespace tensorx
