@@ -121,8 +121,12 @@ void evaluate_elementwise(const Array<T, N>& dst, const E& e) {
       through_temporary = through_temporary || reads_through_other_mapping(dst, a);
     });
   }
-  // Both passes of the temporary route run on this stream, where the temporary is allocated.
-  const StreamHandle stream = is_gpu_place(place) ? ordered_stream(dst, prepared) : nullptr;
+  // Both passes of the temporary route run on this stream, where the temporary is allocated. A
+  // plain C++ unit cannot run GPU work (run throws), so it compiles no stream bookkeeping.
+  StreamHandle stream = nullptr;
+  if constexpr (std::is_same_v<TU, CudaTranslationUnit>) {
+    if (is_gpu_place(place)) stream = ordered_stream(dst, prepared);
+  }
   if (through_temporary) {
     Array<T, N> temporary(dst.dims(), place);
     run<saver::write, TU>(temporary, make_plan(prepared, dst.dims()), stream);
