@@ -32,7 +32,7 @@ class MapExp : public Exp<MapExp<R, F, Args...>> {
   static constexpr int rank = std::max({0, Args::rank...});
 
   explicit MapExp(F functor, Args... args)
-      : functor_(functor), args_(detail::make_plan_pack(args...)) {}
+      : functor_(functor), args_(detail::make_operand_pack(args...)) {}
 
   const F& functor() const { return functor_; }
   const detail::PlanPack<Args...>& args() const { return args_; }

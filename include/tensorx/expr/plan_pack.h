@@ -42,6 +42,18 @@ TENSORX_HOST_DEVICE PlanPack<Head, Rest...> make_plan_pack(const Head& head, con
   return PlanPack<Head, Rest...>{head, make_plan_pack(rest...)};
 }
 
+/// make_plan_pack for the operands of a node, which may hold arrays (host-only handles): nvcc
+/// rejects a __host__ __device__ instantiation that copies one when an extended lambda is among
+/// the pack's types.
+inline PlanPack<> make_operand_pack() {
+  return {};
+}
+
+template <class Head, class... Rest>
+PlanPack<Head, Rest...> make_operand_pack(const Head& head, const Rest&... rest) {
+  return PlanPack<Head, Rest...>{head, make_operand_pack(rest...)};
+}
+
 template <class F, class Pack, std::size_t... I>
 decltype(auto) apply_pack(F&& f, const Pack& pack, std::index_sequence<I...>) {
   return f(pack_get<I>(pack)...);

@@ -39,7 +39,7 @@ class ConcatExp : public Exp<ConcatExp<Axis, Es...>> {
                 "tx::cast<T>(...).");
   static_assert(0 <= Axis && Axis < rank, "The concat axis must be an axis of the operands.");
 
-  explicit ConcatExp(Es... operands) : operands_(detail::make_plan_pack(operands...)) {}
+  explicit ConcatExp(Es... operands) : operands_(detail::make_operand_pack(operands...)) {}
 
   const detail::PlanPack<Es...>& operands() const { return operands_; }
 
