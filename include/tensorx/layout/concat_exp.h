@@ -152,9 +152,9 @@ template <int Axis, class... Es, class TU, std::size_t... I>
 auto push_slice_into_parts(const ConcatExp<Axis, Es...>& e, int axis, index_t begin, index_t end,
                            const EvalContext<TU>& context, std::index_sequence<I...>) {
   const auto starts = e.starts();
-  return ConcatExp<Axis, decltype(push_slice_into_part(std::get<I>(e.operands()), 0, 0, false, axis,
+  return ConcatExp<Axis, decltype(push_slice_into_part(pack_get<I>(e.operands()), 0, 0, false, axis,
                                                        begin, end, context))...>(
-      push_slice_into_part(std::get<I>(e.operands()), starts[I], starts[I + 1], axis == Axis, axis,
+      push_slice_into_part(pack_get<I>(e.operands()), starts[I], starts[I + 1], axis == Axis, axis,
                            begin, end, context)...);
 }
 
