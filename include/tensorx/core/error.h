@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace tensorx {
@@ -78,12 +79,32 @@ class BlasError : public Error {
 
 namespace detail {
 
-/// Streams every argument into one string: message("shape ", dims, " is wrong").
+// The parts of a message are appended one by one: text and integers directly, anything else
+// (floating-point values, places, extents, ...) through its operator<<. Each kind of part is then
+// compiled once per translation unit, not once for every combination of parts that a message
+// names; the text is the same as streaming every part into one std::ostringstream.
+inline void append_part(std::string& out, const char* text) { out += text; }
+inline void append_part(std::string& out, const std::string& text) { out += text; }
+
+template <class Part>
+void append_part(std::string& out, const Part& part) {
+  if constexpr (std::is_integral_v<Part> && !std::is_same_v<Part, bool> &&
+                !std::is_same_v<Part, char> && !std::is_same_v<Part, signed char> &&
+                !std::is_same_v<Part, unsigned char>) {
+    out += std::to_string(part);
+  } else {
+    std::ostringstream stream;
+    stream << part;
+    out += stream.str();
+  }
+}
+
+/// Every argument as text, in one string: message("shape ", dims, " is wrong").
 template <class... Parts>
 std::string message(const Parts&... parts) {
-  std::ostringstream out;
-  (out << ... << parts);
-  return out.str();
+  std::string out;
+  (append_part(out, parts), ...);
+  return out;
 }
 
 }  // namespace detail
