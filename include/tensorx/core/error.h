@@ -83,8 +83,12 @@ namespace detail {
 // (floating-point values, places, extents, ...) through its operator<<. Each kind of part is then
 // compiled once per translation unit, not once for every combination of parts that a message
 // names; the text is the same as streaming every part into one std::ostringstream.
-inline void append_part(std::string& out, const char* text) { out += text; }
-inline void append_part(std::string& out, const std::string& text) { out += text; }
+inline void append_part(std::string& out, const char* text) {
+  out += text;
+}
+inline void append_part(std::string& out, const std::string& text) {
+  out += text;
+}
 
 template <class Part>
 void append_part(std::string& out, const Part& part) {

@@ -121,11 +121,12 @@ void evaluate_elementwise(const Array<T, N>& dst, const E& e) {
       through_temporary = through_temporary || reads_through_other_mapping(dst, a);
     });
   }
-  // Both passes of the temporary route run on this stream, where the temporary is allocated. A
-  // plain C++ unit cannot run GPU work (run throws), so it compiles no stream bookkeeping.
+  // Both passes of the temporary route run on this stream, where the temporary is allocated.
+  // Through on_gpu, so that a plain C++ unit, which cannot run GPU work, compiles no stream
+  // bookkeeping.
   StreamHandle stream = nullptr;
-  if constexpr (std::is_same_v<TU, CudaTranslationUnit>) {
-    if (is_gpu_place(place)) stream = ordered_stream(dst, prepared);
+  if (is_gpu_place(place)) {
+    on_gpu(TU{}, place, [&](auto) { stream = ordered_stream(dst, prepared); });
   }
   if (through_temporary) {
     Array<T, N> temporary(dst.dims(), place);
