@@ -108,6 +108,14 @@ void run(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
   }
 }
 
+/// dst = Saver(dst, temporary), the last pass of an assignment that went through a temporary.
+/// Compiled once per Saver and destination type, not per expression.
+template <class Saver, class TU, class T, int N>
+void write_from_temporary(const Array<T, N>& dst, const Array<T, N>& temporary,
+                          StreamHandle stream) {
+  run<Saver, TU>(dst, make_plan(temporary, dst.dims()), stream);
+}
+
 /// The element-wise half of an assignment, after the checks: prepare the expression, go through a
 /// temporary if an operand reads dst through another index mapping (unless the caller vouched
 /// that none does), then ONE pass over dst.
@@ -128,13 +136,19 @@ void evaluate_elementwise(const Array<T, N>& dst, const E& e) {
   if (is_gpu_place(place)) {
     on_gpu(TU{}, place, [&](auto) { stream = ordered_stream(dst, prepared); });
   }
-  if (through_temporary) {
-    Array<T, N> temporary(dst.dims(), place);
-    run<saver::write, TU>(temporary, make_plan(prepared, dst.dims()), stream);
-    run<Saver, TU>(dst, make_plan(temporary, dst.dims()), stream);
+  // The temporary route writes the expression into a new array, then that array into dst. A plain
+  // assignment compiles the expression's pass once, whichever array it writes.
+  Array<T, N> temporary;
+  if (through_temporary) temporary = Array<T, N>(dst.dims(), place);
+  const auto plan = make_plan(prepared, dst.dims());
+  if constexpr (std::is_same_v<Saver, saver::write>) {
+    run<Saver, TU>(through_temporary ? temporary : dst, plan, stream);
+  } else if (through_temporary) {
+    run<saver::write, TU>(temporary, plan, stream);
   } else {
-    run<Saver, TU>(dst, make_plan(prepared, dst.dims()), stream);
+    run<Saver, TU>(dst, plan, stream);
   }
+  if (through_temporary) write_from_temporary<Saver, TU>(dst, temporary, stream);
 }
 
 }  // namespace detail

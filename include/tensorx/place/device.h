@@ -44,7 +44,7 @@ class DeviceGuard {
 
 /// Throws DeviceError unless `place` is the CPU or a usable GPU.
 inline void check_place(const Place& place) {
-  if (const CudaPlace* gpu = boost::get<CudaPlace>(&place)) cuda::check_device(gpu->device);
+  if (is_gpu_place(place)) cuda::check_device(device_of(place));
 }
 
 }  // namespace tensorx

@@ -31,30 +31,35 @@ struct CudaPlace {
 
 /// CpuPlace or CudaPlace. It is a boost::variant (Majel's order: CudaPlace first) whose default is
 /// the CPU, so boost::get and boost::apply_visitor work on it directly.
+///
+/// Copying, comparing, printing and destroying a Place go through boost::variant's visitation,
+/// about 140 small functions that every translation unit would compile and optimise again; they
+/// are compiled once in libtensorx (src/place/place.cpp); is_gpu_place and is_cpu_place read the
+/// variant's discriminator.
 class Place : public boost::variant<CudaPlace, CpuPlace> {
  public:
   using Base = boost::variant<CudaPlace, CpuPlace>;
   Place() : Base(CpuPlace()) {}
   Place(CpuPlace p) : Base(p) {}   // NOLINT: a place converts implicitly, as in Majel.
   Place(CudaPlace p) : Base(p) {}  // NOLINT
-  Place(const Base& b) : Base(b) {}  // NOLINT
+  Place(const Base& b);            // NOLINT
+  Place(const Place& other);
+  Place& operator=(const Place& other);
+  ~Place();
 
-  friend bool operator==(const Place& a, const Place& b) {
-    return static_cast<const Base&>(a) == static_cast<const Base&>(b);
-  }
+  friend bool operator==(const Place& a, const Place& b);
   friend bool operator!=(const Place& a, const Place& b) { return !(a == b); }
-  friend std::ostream& operator<<(std::ostream& out, const Place& p) {
-    return out << static_cast<const Base&>(p);
-  }
+  friend std::ostream& operator<<(std::ostream& out, const Place& p);
 };
 
-inline bool is_gpu_place(const Place& p) { return boost::get<CudaPlace>(&p) != nullptr; }
-inline bool is_cpu_place(const Place& p) { return boost::get<CpuPlace>(&p) != nullptr; }
+inline bool is_gpu_place(const Place& p) {
+  return p.which() == 0;
+}
+inline bool is_cpu_place(const Place& p) {
+  return p.which() == 1;
+}
 
 /// The device ordinal of a CUDA place; a CPU place throws PlaceError.
-inline int device_of(const Place& p) {
-  if (const CudaPlace* gpu = boost::get<CudaPlace>(&p)) return gpu->device;
-  throw PlaceError(detail::message("expected a CudaPlace, got ", p));
-}
+int device_of(const Place& p);
 
 }  // namespace tensorx
