@@ -16,12 +16,20 @@ namespace tc_example {
 namespace tx = tensorx;
 using tx::index_t;
 
-/// The places to run on: the CPU, plus GPU 0 in a CUDA build with a usable device.
+/// The places to run on: the CPU, plus GPU 0 in a CUDA build with a usable device. A CUDA build
+/// without one says so once ("skipped: no CUDA device", which ctest reports as a skip).
 inline std::vector<tx::Place> places() {
-  std::vector<tx::Place> result{tx::CpuPlace()};
+  static const std::vector<tx::Place> result = [] {
+    std::vector<tx::Place> found{tx::CpuPlace()};
 #if defined(__CUDACC__)
-  if (tx::cuda::device_count() > 0) result.push_back(tx::CudaPlace(0));
+    if (tx::cuda::device_count() > 0) {
+      found.push_back(tx::CudaPlace(0));
+    } else {
+      std::printf("GPU: skipped: no CUDA device: %s\n", tx::cuda::unavailable_reason());
+    }
 #endif
+    return found;
+  }();
   return result;
 }
 
