@@ -273,7 +273,8 @@ class Array {
   }
 
   void check_host_access() const {
-    if (is_gpu_place(place())) {
+    // The allocation's place by reference: this runs for every element accessed from the host.
+    if (buffer_ && is_gpu_place(buffer_->place())) {
       throw PlaceError(detail::message("cannot access an element of an array on ", place(),
                                        " from the host; copy it with tx::to(a, tx::CpuPlace())"));
     }
