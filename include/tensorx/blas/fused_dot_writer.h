@@ -126,9 +126,9 @@ struct FusedProduct<MapExp<T, F, X>,
 /// True when `dst` shares memory with an array that `e` reads.
 template <class T, int N, class E>
 bool shares_memory(const Array<T, N>& dst, const E& e) {
-  bool shared = false;
-  for_each_array(e, [&](const auto& a) { shared = shared || overlaps(dst, a); });
-  return shared;
+  OperandList operands;
+  collect_operands(e, operands);
+  return overlaps_any(operand_ref(dst), operands);
 }
 
 /// dst = e for a FusedProduct e, after evaluate()'s checks.

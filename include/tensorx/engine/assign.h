@@ -11,11 +11,11 @@
 #include "tensorx/engine/cpu_engine.h"
 #include "tensorx/engine/gpu_dispatch.h"
 #include "tensorx/engine/gpu_stream.h"
+#include "tensorx/engine/operand_list.h"
 #include "tensorx/expr/array_leaf.h"
 #include "tensorx/expr/broadcast_exp.h"
 #include "tensorx/expr/eval_context.h"
 #include "tensorx/expr/exp.h"
-#include "tensorx/expr/indirect_read.h"
 #include "tensorx/expr/saver.h"
 #include "tensorx/place/device.h"
 
@@ -34,69 +34,6 @@ enum class OpReq {
 };
 
 namespace detail {
-
-/// The place of the first allocated array an expression reads, or the CPU.
-template <class E>
-Place operand_place(const E& e) {
-  Place place;
-  bool found = false;
-  for_each_array(e, [&](const auto& a) {
-    if (!found && a.allocated()) {
-      place = a.place();
-      found = true;
-    }
-  });
-  return place;
-}
-
-/// The lowest and highest element offsets a view touches inside its buffer.
-template <class T, int N>
-std::pair<index_t, index_t> footprint(const Array<T, N>& a) {
-  index_t low = a.offset(), high = a.offset();
-  if constexpr (N > 0) {
-    for (int i = 0; i < N; ++i) {
-      const index_t reach = a.strides().at(i) * (a.dims().at(i) - 1);
-      (reach < 0 ? low : high) += reach;
-    }
-  }
-  return {low, high};
-}
-
-/// True when `operand` and `dst` share a buffer and the element ranges they span there overlap.
-template <class T, int N, class U, int M>
-bool overlaps(const Array<T, N>& dst, const Array<U, M>& operand) {
-  if (!operand.allocated() || operand.buffer() != dst.buffer() || operand.numel() == 0)
-    return false;
-  const auto [dst_low, dst_high] = footprint(dst);
-  const auto [low, high] = footprint(operand);
-  return !(high < dst_low || dst_high < low);
-}
-
-/// True when `operand` reads memory that `dst` writes through another index mapping, so that
-/// writing dst in place could change operand values before they are read.
-template <class T, int N, class U, int M>
-bool reads_through_other_mapping(const Array<T, N>& dst, const Array<U, M>& operand) {
-  if (!overlaps(dst, operand)) return false;
-  if constexpr (!std::is_same_v<T, U>) {
-    return true;
-  } else {
-    if (operand.data() != dst.data()) return true;
-    if constexpr (N > 0) {
-      const Dim<N> strides = broadcast_strides<N>(operand.dims(), operand.strides());
-      for (int i = 0; i < N; ++i) {
-        if (dst.dims().at(i) != 1 && strides.at(i) != dst.strides().at(i)) return true;
-      }
-    }
-    return false;
-  }
-}
-
-/// An array that a node reads at positions other than the destination's index (a gather's
-/// table, see expr/indirect_read.h) conflicts with dst wherever the two overlap.
-template <class T, int N, class U, int M>
-bool reads_through_other_mapping(const Array<T, N>& dst, const IndirectRead<U, M>& operand) {
-  return overlaps(dst, operand);
-}
 
 /// One pass writing dst; GPU work goes on `stream` (of dst's device).
 template <class Saver, class TU, class T, int N, class Plan>
@@ -123,18 +60,19 @@ template <class Saver, class TU, Aliasing kAliasing = Aliasing::kCheck, class T,
 void evaluate_elementwise(const Array<T, N>& dst, const E& e) {
   const Place place = dst.place();
   const auto prepared = prepare(e, EvalContext<TU>{place});
-  bool through_temporary = false;
-  if constexpr (kAliasing == Aliasing::kCheck) {
-    for_each_array(prepared, [&](const auto& a) {
-      through_temporary = through_temporary || reads_through_other_mapping(dst, a);
-    });
-  }
+  // The arrays the pass reads, for the alias check and the stream order (materialised parts of
+  // e are now arrays of their own).
+  OperandList operands;
+  if (kAliasing == Aliasing::kCheck || is_gpu_place(place)) collect_operands(prepared, operands);
+  const bool through_temporary =
+      kAliasing == Aliasing::kCheck && reads_through_other_mapping(operand_ref(dst), operands);
   // Both passes of the temporary route run on this stream, where the temporary is allocated.
   // Through on_gpu, so that a plain C++ unit, which cannot run GPU work, compiles no stream
   // bookkeeping.
   StreamHandle stream = nullptr;
   if (is_gpu_place(place)) {
-    on_gpu(TU{}, place, [&](auto) { stream = ordered_stream(dst, prepared); });
+    on_gpu(TU{}, place,
+           [&](auto) { stream = ordered_stream(device_of(place), dst.buffer().get(), operands); });
   }
   // The temporary route writes the expression into a new array, then that array into dst. A plain
   // assignment compiles the expression's pass once, whichever array it writes.
@@ -197,16 +135,11 @@ struct expression_traits<E, std::enable_if_t<is_expression_v<E>>> {
   using value_type = typename E::value_type;
 };
 
-/// dst (allocated, of e's shape) = Saver(dst, e), after the place checks.
+/// dst (allocated, of e's shape) = Saver(dst, e), after the place checks. `operands` are e's.
 template <class Saver, class TU, Aliasing kAliasing = Aliasing::kCheck, class T, int N, class E>
-void write_checked(const Array<T, N>& dst, const E& e) {
+void write_checked(const Array<T, N>& dst, const E& e, const OperandList& operands) {
   const Place place = dst.place();
-  for_each_array(e, [&](const auto& a) {
-    if (a.allocated() && a.place() != place) {
-      throw PlaceError(message("an operand on ", a.place(), " cannot be assigned to an array on ",
-                               place, "; move it first with tx::to(array, place)"));
-    }
-  });
+  check_operand_places(operands, place);
   check_can_evaluate<TU>(e, place);
   if (dst.numel() == 0) return;
   if constexpr (DirectWriter<E>::kEnabled) {
@@ -234,21 +167,23 @@ void evaluate(Array<T, N>& dst, const E& e) {
                 "tx::cast<T>(...).");
   if constexpr (kExpression && kRank && kType) {
     const Dim<N> dims = e.dims();
+    OperandList operands;
+    collect_operands(e, operands);
     if (dst.allocated()) {
       if (dst.dims() != dims) {
         throw ShapeError(message("cannot assign an expression of shape ", dims,
                                  " to an array of shape ", dst.dims()));
       }
-      write_checked<Saver, TU, kAliasing>(dst, e);
+      write_checked<Saver, TU, kAliasing>(dst, e, operands);
     } else if constexpr (Saver::reads_destination) {
       throw ShapeError(
           message("cannot accumulate an expression of shape ", dims, " into an unallocated array"));
     } else {
-      const Place place = operand_place(e);
+      const Place place = first_operand_place(operands);
       check_place(place);
       check_can_evaluate<TU>(e, place);
       Array<T, N> result(dims, place);
-      write_checked<Saver, TU>(result, e);
+      write_checked<Saver, TU>(result, e, operands);
       dst = std::move(result);
     }
   }

@@ -1,13 +1,12 @@
 // ordered_stream: how the engines' GPU kernels (element-wise, reductions, transposes, index
 // checks) learn which stream to launch on. It names every buffer the kernel writes and every
-// array the kernel's operands read (for_each_array) to memory/stream_order.h, which makes the
+// array the kernel's operands read (collect_operands) to memory/stream_order.h, which makes the
 // current stream wait for the earlier uses on other streams that the kernel conflicts with and
 // records this one; on one stream it costs an atomic load per buffer.
 #pragma once
 
 #include "tensorx/array/array.h"
-#include "tensorx/expr/array_leaf.h"
-#include "tensorx/memory/stream_order.h"
+#include "tensorx/engine/operand_list.h"
 #include "tensorx/place/stream.h"
 
 namespace tensorx {
@@ -17,10 +16,9 @@ namespace detail {
 /// every array of the expressions `reads`.
 template <class T, int N, class... Reads>
 StreamHandle ordered_stream(const Array<T, N>& written, const Reads&... reads) {
-  StreamOrder order(device_of(written.place()));
-  (for_each_array(reads, [&](const auto& array) { order.read(array.buffer().get()); }), ...);
-  order.write(written.buffer().get());
-  return order.stream();
+  OperandList operands;
+  (collect_operands(reads, operands), ...);
+  return ordered_stream(device_of(written.place()), written.buffer().get(), operands);
 }
 
 }  // namespace detail

@@ -29,7 +29,7 @@ struct DirectWriter<PermuteExp<Array<T, N>, N>> {
   static void write(const PermuteExp<Array<T, N>, N>& e, const Array<T, N>& dst) {
     const Array<T, N> src = e.array();
     const auto plane = detail::plane_transpose(dst, src);
-    if (!plane || detail::overlaps(dst, src)) {
+    if (!plane || detail::overlaps(detail::operand_ref(dst), detail::operand_ref(src))) {
       detail::evaluate_elementwise<Saver, TU>(dst, e);
     } else if (is_gpu_place(dst.place())) {
       detail::on_gpu(TU{}, dst.place(),

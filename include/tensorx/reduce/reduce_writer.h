@@ -33,19 +33,9 @@ namespace detail {
 /// other results still read the operand, so no overlap is safe.
 template <class T, int N, class E>
 bool overlaps_destination(const Array<T, N>& dst, const E& operand) {
-  const auto [low, high] = footprint(dst);
-  const auto dst_first = low * static_cast<index_t>(sizeof(T));
-  const auto dst_last = (high + 1) * static_cast<index_t>(sizeof(T));
-  bool overlaps = false;
-  for_each_array(operand, [&](const auto& a) {
-    using U = typename std::decay_t<decltype(a)>::value_type;
-    if (!a.allocated() || a.buffer() != dst.buffer() || a.numel() == 0) return;
-    const auto [a_low, a_high] = footprint(a);
-    const auto first = a_low * static_cast<index_t>(sizeof(U));
-    const auto last = (a_high + 1) * static_cast<index_t>(sizeof(U));
-    overlaps = overlaps || (first < dst_last && dst_first < last);
-  });
-  return overlaps;
+  OperandList operands;
+  collect_operands(operand, operands);
+  return overlaps_any(operand_ref(dst), operands);
 }
 
 /// Reduces a prepared operand into dst (not overlapping it) in ONE pass on dst's place. Without

@@ -1,0 +1,101 @@
+// The checks an assignment makes on the arrays its expression reads (engine/operand_list.h),
+// compiled once here instead of once per expression.
+#include "tensorx/engine/operand_list.h"
+
+#include "tensorx/core/error.h"
+#include "tensorx/memory/stream_order.h"
+
+namespace tensorx {
+namespace detail {
+namespace {
+
+/// The first and last byte, counted from the start of the allocation, that a view can touch.
+struct ByteRange {
+  index_t first;
+  index_t last;
+};
+
+ByteRange bytes_spanned(const OperandRef& a) {
+  index_t low = a.offset, high = a.offset;
+  for (int i = 0; i < a.rank; ++i) {
+    const index_t reach = a.strides[i] * (a.dims[i] - 1);
+    (reach < 0 ? low : high) += reach;
+  }
+  const auto size = static_cast<index_t>(a.element_size);
+  return {low * size, high * size + size - 1};
+}
+
+bool is_empty(const OperandRef& a) {
+  for (int i = 0; i < a.rank; ++i) {
+    if (a.dims[i] == 0) return true;
+  }
+  return false;
+}
+
+/// True when `operand` reads each element at the destination index it is written to: the same
+/// element size and start, and equal strides wherever dst has more than one element (the operand's
+/// dimensions right-aligned with dst's, NumPy style, and broadcast ones read with stride 0).
+bool reads_through_same_mapping(const OperandRef& dst, const OperandRef& operand) {
+  if (operand.indirect || operand.element_size != dst.element_size ||
+      operand.offset != dst.offset || operand.rank > dst.rank) {
+    return false;
+  }
+  const int missing = dst.rank - operand.rank;
+  for (int i = 0; i < dst.rank; ++i) {
+    if (dst.dims[i] == 1) continue;
+    const int own = i - missing;
+    const index_t stride = own < 0 || operand.dims[own] == 1 ? index_t{0} : operand.strides[own];
+    if (stride != dst.strides[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool overlaps(const OperandRef& dst, const OperandRef& operand) {
+  if (operand.buffer == nullptr || operand.buffer != dst.buffer || is_empty(operand)) return false;
+  const ByteRange d = bytes_spanned(dst), o = bytes_spanned(operand);
+  return !(o.last < d.first || d.last < o.first);
+}
+
+void check_operand_places(const OperandList& operands, const Place& place) {
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    const Allocation* buffer = operands[i].buffer;
+    if (buffer != nullptr && buffer->place() != place) {
+      throw PlaceError(message("an operand on ", buffer->place(),
+                               " cannot be assigned to an array on ", place,
+                               "; move it first with tx::to(array, place)"));
+    }
+  }
+}
+
+Place first_operand_place(const OperandList& operands) {
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (operands[i].buffer != nullptr) return operands[i].buffer->place();
+  }
+  return CpuPlace();
+}
+
+bool reads_through_other_mapping(const OperandRef& dst, const OperandList& operands) {
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (overlaps(dst, operands[i]) && !reads_through_same_mapping(dst, operands[i])) return true;
+  }
+  return false;
+}
+
+bool overlaps_any(const OperandRef& dst, const OperandList& operands) {
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (overlaps(dst, operands[i])) return true;
+  }
+  return false;
+}
+
+StreamHandle ordered_stream(int device, Allocation* written, const OperandList& reads) {
+  StreamOrder order(device);
+  for (std::size_t i = 0; i < reads.size(); ++i) order.read(reads[i].buffer);
+  order.write(written);
+  return order.stream();
+}
+
+}  // namespace detail
+}  // namespace tensorx
