@@ -38,26 +38,35 @@ class MapExp : public Exp<MapExp<R, F, Args...>> {
   const detail::PlanPack<Args...>& args() const { return args_; }
 
   /// The broadcast extent of the operands; throws ShapeError when they do not broadcast.
-  Dim<rank> dims() const {
-    return detail::apply_pack(
-        [](const auto&... a) { return detail::broadcast_dims<rank>(a.dims()...); }, args_);
-  }
+  Dim<rank> dims() const { return dims_of(std::index_sequence_for<Args...>{}); }
 
  private:
+  template <std::size_t... I>
+  Dim<rank> dims_of(std::index_sequence<I...>) const {
+    return detail::broadcast_dims<rank>(detail::pack_get<I>(args_).dims()...);
+  }
+
   F functor_;
   detail::PlanPack<Args...> args_;
 };
 
 namespace detail {
 
-/// The plan of a MapExp: children are full plans (evaluated at an index) or row plans.
+template <class R, class F, class Indices, class... Children>
+struct MapPlanOver;
+
+/// The plan of a MapExp: children are full plans (evaluated at an index) or row plans. The
+/// children's positions I are a parameter of the type, so that every member expands over them
+/// directly (a member and an _impl helper per member would double what each expression compiles).
 template <class R, class F, class... Children>
-struct MapPlan {
+using MapPlan = MapPlanOver<R, F, std::index_sequence_for<Children...>, Children...>;
+
+template <class R, class F, std::size_t... I, class... Children>
+struct MapPlanOver<R, F, std::index_sequence<I...>, Children...> {
   F functor;
   PlanPack<Children...> children;
 
   using result_type = compute_t<R>;
-  using Indices = std::index_sequence_for<Children...>;
 
   // std::conjunction stops at the first false term, so a scalar_only functor is never tried on
   // batches: with a deduced return type, asking is_invocable would compile its body for them.
@@ -69,124 +78,94 @@ struct MapPlan {
 
   template <int N>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type at(const Dim<N>& index) const {
-    return at_impl(index, Indices{});
+    return static_cast<result_type>(functor(pack_get<I>(children).at(index)...));
   }
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type flat(index_t i) const {
-    return flat_impl(i, Indices{});
+    return static_cast<result_type>(functor(pack_get<I>(children).flat(i)...));
   }
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type get(index_t j) const {
-    return get_impl(j, Indices{});
+    return static_cast<result_type>(functor(pack_get<I>(children).get(j)...));
   }
   template <class B>
   TENSORX_FORCE_INLINE B batch(index_t j) const {
-    return batch_impl<B>(j, Indices{});
+    return functor(batch_of<B>(pack_get<I>(children), j)...);
   }
   /// Elements i .. i + V - 1 of a plan whose leaves are all dense (the CUDA dense kernel).
   template <int V>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load(index_t i) const {
-    return load_impl<V>(i, Indices{});
+    // Every operand's loads are issued before the first lane is computed, so they are all in
+    // flight together.
+    const auto operands = make_plan_pack(load_of<V>(pack_get<I>(children), i)...);
+    return apply_lanes<V>(operands);
   }
   /// V elements along the last axis from `index` (the CUDA rows kernel).
   template <int V, int N>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load_at(
       const Dim<N>& index) const {
-    return load_at_impl<V>(index, Indices{});
+    const auto operands = make_plan_pack(load_at_of<V>(pack_get<I>(children), index)...);
+    return apply_lanes<V>(operands);
   }
   template <int N>
   auto row(const Dim<N>& start) const {
-    return row_impl(start, Indices{});
-  }
-  auto flat_row() const { return flat_row_impl(Indices{}); }
-  template <class Visitor>
-  void visit_leaves(Visitor&& visitor) const {
-    visit_impl(visitor, Indices{});
-  }
-
- private:
-  template <int N, std::size_t... I>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type at_impl(const Dim<N>& index,
-                                                               std::index_sequence<I...>) const {
-    return static_cast<result_type>(functor(pack_get<I>(children).at(index)...));
-  }
-  template <std::size_t... I>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type flat_impl(index_t i,
-                                                                 std::index_sequence<I...>) const {
-    return static_cast<result_type>(functor(pack_get<I>(children).flat(i)...));
-  }
-  template <std::size_t... I>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE result_type get_impl(index_t j,
-                                                                std::index_sequence<I...>) const {
-    return static_cast<result_type>(functor(pack_get<I>(children).get(j)...));
-  }
-  template <class B, std::size_t... I>
-  TENSORX_FORCE_INLINE B batch_impl(index_t j, std::index_sequence<I...>) const {
-    return functor(batch_of<B>(pack_get<I>(children), j)...);
-  }
-  template <int V, std::size_t... I>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load_impl(
-      index_t i, std::index_sequence<I...>) const {
-    // Every operand's loads are issued before the first lane is computed, so they are all in
-    // flight together.
-    const auto operands = make_plan_pack(load_of<V>(pack_get<I>(children), i)...);
-    Lanes<result_type, V> lanes;
-    TENSORX_UNROLL
-    for (int k = 0; k < V; ++k) {
-      lanes[k] = static_cast<result_type>(functor(pack_get<I>(operands)[k]...));
-    }
-    return lanes;
-  }
-  template <int V, int N, std::size_t... I>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load_at_impl(
-      const Dim<N>& index, std::index_sequence<I...>) const {
-    const auto operands = make_plan_pack(load_at_of<V>(pack_get<I>(children), index)...);
-    Lanes<result_type, V> lanes;
-    TENSORX_UNROLL
-    for (int k = 0; k < V; ++k) {
-      lanes[k] = static_cast<result_type>(functor(pack_get<I>(operands)[k]...));
-    }
-    return lanes;
-  }
-  template <int N, std::size_t... I>
-  auto row_impl(const Dim<N>& start, std::index_sequence<I...>) const {
     return MapPlan<R, F, decltype(row_of(pack_get<I>(children), start))...>{
         functor, make_plan_pack(row_of(pack_get<I>(children), start)...)};
   }
-  template <std::size_t... I>
-  auto flat_row_impl(std::index_sequence<I...>) const {
+  auto flat_row() const {
     return MapPlan<R, F, decltype(flat_row_of(pack_get<I>(children)))...>{
         functor, make_plan_pack(flat_row_of(pack_get<I>(children))...)};
   }
-  template <class Visitor, std::size_t... I>
-  void visit_impl(Visitor& visitor, std::index_sequence<I...>) const {
+  template <class Visitor>
+  void visit_leaves(Visitor&& visitor) const {
     (pack_get<I>(children).visit_leaves(visitor), ...);
   }
+
+ private:
+  /// The functor lane by lane over the operands' loaded lanes.
+  template <int V, class Operands>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> apply_lanes(
+      const Operands& operands) const {
+    Lanes<result_type, V> lanes;
+    TENSORX_UNROLL
+    for (int k = 0; k < V; ++k) {
+      lanes[k] = static_cast<result_type>(functor(pack_get<I>(operands)[k]...));
+    }
+    return lanes;
+  }
 };
+
+/// prepare, make_plan and for_each_array of a MapExp over its operands' positions I.
+template <class R, class F, class... Args, class Context, std::size_t... I>
+auto prepare_map(const MapExp<R, F, Args...>& e, const Context& context,
+                 std::index_sequence<I...>) {
+  return MapExp<R, F, std::decay_t<decltype(prepare(pack_get<I>(e.args()), context))>...>(
+      e.functor(), prepare(pack_get<I>(e.args()), context)...);
+}
+template <int N, class R, class F, class... Args, std::size_t... I>
+auto map_plan(const MapExp<R, F, Args...>& e, const Dim<N>& out_dims, std::index_sequence<I...>) {
+  return MapPlan<R, F, decltype(make_plan(pack_get<I>(e.args()), out_dims))...>{
+      e.functor(), make_plan_pack(make_plan(pack_get<I>(e.args()), out_dims)...)};
+}
+template <class R, class F, class... Args, class Visitor, std::size_t... I>
+void for_each_map_array(const MapExp<R, F, Args...>& e, Visitor& visitor,
+                        std::index_sequence<I...>) {
+  (for_each_array(pack_get<I>(e.args()), visitor), ...);
+}
 
 }  // namespace detail
 
 template <class R, class F, class... Args, class Context>
 auto prepare(const MapExp<R, F, Args...>& e, const Context& context) {
-  return detail::apply_pack(
-      [&](const auto&... a) {
-        return MapExp<R, F, std::decay_t<decltype(prepare(a, context))>...>(e.functor(),
-                                                                            prepare(a, context)...);
-      },
-      e.args());
+  return detail::prepare_map(e, context, std::index_sequence_for<Args...>{});
 }
 
 template <int N, class R, class F, class... Args>
 auto make_plan(const MapExp<R, F, Args...>& e, const Dim<N>& out_dims) {
-  return detail::apply_pack(
-      [&](const auto&... a) {
-        return detail::MapPlan<R, F, decltype(make_plan(a, out_dims))...>{
-            e.functor(), detail::make_plan_pack(make_plan(a, out_dims)...)};
-      },
-      e.args());
+  return detail::map_plan(e, out_dims, std::index_sequence_for<Args...>{});
 }
 
 template <class R, class F, class... Args, class Visitor>
 void for_each_array(const MapExp<R, F, Args...>& e, Visitor&& visitor) {
-  detail::apply_pack([&](const auto&... a) { (for_each_array(a, visitor), ...); }, e.args());
+  detail::for_each_map_array(e, visitor, std::index_sequence_for<Args...>{});
 }
 
 namespace detail {

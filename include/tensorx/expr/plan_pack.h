@@ -12,46 +12,39 @@
 namespace tensorx {
 namespace detail {
 
-template <class... Plans>
-struct PlanPack;
-
-template <>
-struct PlanPack<> {};
-
-template <class Head, class... Rest>
-struct PlanPack<Head, Rest...> {
-  Head head;
-  PlanPack<Rest...> tail;
+/// Element I of a pack, of type T: a base of the pack, so that pack_get<I> finds it by deduction
+/// instead of recursing through I nested packs, and one pack_get<I, T> serves every pack with a T
+/// at position I.
+template <std::size_t I, class T>
+struct PackSlot {
+  T value;
 };
 
-template <std::size_t I, class Head, class... Rest>
-TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE const auto& pack_get(const PlanPack<Head, Rest...>& pack) {
-  if constexpr (I == 0) {
-    return pack.head;
-  } else {
-    return pack_get<I - 1>(pack.tail);
-  }
+template <class Indices, class... Ts>
+struct PackSlots;
+template <std::size_t... I, class... Ts>
+struct PackSlots<std::index_sequence<I...>, Ts...> : PackSlot<I, Ts>... {};
+
+/// An aggregate: PlanPack<A, B>{{{a}, {b}}} (make_plan_pack and make_operand_pack write it).
+template <class... Ts>
+struct PlanPack : PackSlots<std::index_sequence_for<Ts...>, Ts...> {};
+
+template <std::size_t I, class T>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE const T& pack_get(const PackSlot<I, T>& slot) {
+  return slot.value;
 }
 
-TENSORX_HOST_DEVICE inline PlanPack<> make_plan_pack() {
-  return {};
-}
-
-template <class Head, class... Rest>
-TENSORX_HOST_DEVICE PlanPack<Head, Rest...> make_plan_pack(const Head& head, const Rest&... rest) {
-  return PlanPack<Head, Rest...>{head, make_plan_pack(rest...)};
+template <class... Ts>
+TENSORX_HOST_DEVICE PlanPack<Ts...> make_plan_pack(const Ts&... values) {
+  return PlanPack<Ts...>{{{values}...}};
 }
 
 /// make_plan_pack for the operands of a node, which may hold arrays (host-only handles): nvcc
 /// rejects a __host__ __device__ instantiation that copies one when an extended lambda is among
 /// the pack's types.
-inline PlanPack<> make_operand_pack() {
-  return {};
-}
-
-template <class Head, class... Rest>
-PlanPack<Head, Rest...> make_operand_pack(const Head& head, const Rest&... rest) {
-  return PlanPack<Head, Rest...>{head, make_operand_pack(rest...)};
+template <class... Ts>
+PlanPack<Ts...> make_operand_pack(const Ts&... values) {
+  return PlanPack<Ts...>{{{values}...}};
 }
 
 template <class F, class Pack, std::size_t... I>
