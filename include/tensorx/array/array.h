@@ -16,6 +16,7 @@
 #include "tensorx/core/stats.h"
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/memory/allocation.h"
+#include "tensorx/memory/shared_buffer.h"
 #include "tensorx/memory/strided_copy.h"
 #include "tensorx/place/place.h"
 #include "tensorx/shape/dim.h"
@@ -140,6 +141,9 @@ class Array {
   Array(std::shared_ptr<Allocation> buffer, const Dim<N>& dims, const Dim<N>& strides,
         index_t offset)
       : buffer_(std::move(buffer)), dims_(dims), strides_(strides), offset_(offset) {}
+  /// The same, sharing the buffer of another array (views of views).
+  Array(detail::SharedBuffer buffer, const Dim<N>& dims, const Dim<N>& strides, index_t offset)
+      : buffer_(std::move(buffer)), dims_(dims), strides_(strides), offset_(offset) {}
 
   const Dim<N>& dims() const { return dims_; }
   const Dim<N>& strides() const { return strides_; }
@@ -150,8 +154,8 @@ class Array {
   T* data() const { return buffer_ ? static_cast<T*>(buffer_->data()) + offset_ : nullptr; }
   Place place() const { return buffer_ ? buffer_->place() : Place(CpuPlace()); }
   /// False only for a default-constructed array of rank > 0 that nothing was assigned to yet.
-  bool allocated() const { return buffer_ != nullptr; }
-  const std::shared_ptr<Allocation>& buffer() const { return buffer_; }
+  bool allocated() const { return static_cast<bool>(buffer_); }
+  const std::shared_ptr<Allocation>& buffer() const { return buffer_.shared(); }
 
   /// True when the elements are dense in row-major order (strides of size-1 extents ignored).
   bool is_contiguous() const {
@@ -262,14 +266,14 @@ class Array {
   }
 
   void allocate(const Place& place) {
-    // Byte counts past PTRDIFF_MAX cannot be addressed, let alone allocated.
-    const auto count = static_cast<std::uint64_t>(numel());
-    if (count > static_cast<std::uint64_t>(PTRDIFF_MAX) / sizeof(T)) {
-      throw OutOfMemoryError(detail::message("cannot allocate ", count, " elements of ", sizeof(T),
-                                             " bytes (shape ", dims_, ") on ", place,
-                                             ": more bytes than memory can address"));
+    if constexpr (N > 0) {
+      index_t dims[N];
+      for (int i = 0; i < N; ++i) dims[i] = dims_.at(i);
+      buffer_ =
+          detail::allocate_elements(static_cast<std::uint64_t>(numel()), sizeof(T), place, dims, N);
+    } else {
+      buffer_ = detail::allocate_elements(1, sizeof(T), place, nullptr, 0);
     }
-    buffer_ = std::make_shared<Allocation>(static_cast<std::size_t>(count) * sizeof(T), place);
   }
 
   void check_host_access() const {
@@ -280,7 +284,7 @@ class Array {
     }
   }
 
-  std::shared_ptr<Allocation> buffer_;
+  detail::SharedBuffer buffer_;
   Dim<N> dims_;
   Dim<N> strides_;
   index_t offset_ = 0;
