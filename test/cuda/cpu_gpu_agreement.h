@@ -99,12 +99,39 @@ std::string describe(const T& x) {
   return out.str();
 }
 
+/// A reference to allowed(i, cpu value), the largest difference allowed at row-major position i
+/// of a result of element type T, that does not carry the callable's type: the comparison below is
+/// compiled once per element type and rank, not once per case's lambda.
+template <class T>
+class AllowedDifference {
+ public:
+  template <class F, class = std::enable_if_t<std::is_invocable_r_v<double, const F&, index_t,
+                                                                    const T&>>>
+  AllowedDifference(const F& allowed)  // NOLINT(google-explicit-constructor): a lambda converts.
+      : allowed_(&allowed), call_([](const void* f, index_t i, const T& cpu) {
+          return static_cast<double>((*static_cast<const F*>(f))(i, cpu));
+        }) {}
+
+  double operator()(index_t i, const T& cpu) const { return call_(allowed_, i, cpu); }
+
+ private:
+  const void* allowed_;
+  double (*call_)(const void*, index_t, const T&);
+};
+
+/// T where deduction must not look (a lambda converts to AllowedDifference<T>).
+template <class T>
+struct NotDeduced {
+  using type = T;
+};
+
 /// Compares every element of the GPU result with the CPU result; allowed(i, cpu value) is the
 /// largest difference allowed at row-major position i (negative: the same bits). Reports the
 /// count and the first three that differ.
-template <class T, int N, class Allowed>
+template <class T, int N>
 void check_against_cpu(const std::string& what, const Array<T, N>& cpu_result,
-                       const Array<T, N>& gpu_result, Allowed allowed) {
+                       const Array<T, N>& gpu_result,
+                       typename NotDeduced<AllowedDifference<T>>::type allowed) {
   BOOST_TEST_REQUIRE(cpu_result.dims() == gpu_result.dims(), what << ": shapes differ");
   BOOST_TEST_REQUIRE(is_cpu_place(cpu_result.place()), what << ": the CPU result is on the CPU");
   BOOST_TEST_REQUIRE(is_gpu_place(gpu_result.place()), what << ": the GPU result is on the GPU");
@@ -139,11 +166,12 @@ void check_against_cpu(const std::string& what, const Array<T, N>& cpu_result,
       return;
     }
   }
-  check_against_cpu(what, cpu_result, gpu_result, [&](index_t, const T& cpu) {
+  const auto allowed = [&](index_t, const T& cpu) {
     if (tolerance.ulps == 0) return -1.0;
     const double magnitude = std::max(std::abs(static_cast<double>(cpu)), tolerance.floor);
     return tolerance.ulps * ulp_at<T>(magnitude);
-  });
+  };
+  check_against_cpu(what, cpu_result, gpu_result, AllowedDifference<T>(allowed));
 }
 
 /// A copy of `a` on the GPU with a's layout: its whole buffer copied, viewed with a's extents,

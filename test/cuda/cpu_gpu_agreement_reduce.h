@@ -86,8 +86,8 @@ void check_within(const std::string& what, const Array<T, N>& x, Build build, Bo
   using R = typename E::value_type;
   const Array<R, E::rank> cpu = build(x);
   const Array<R, E::rank> gpu = build(mirror_on_gpu(x));
-  check_against_cpu(what, cpu, gpu,
-                    [&](index_t i, const R& c) { return bound(i, static_cast<double>(c)); });
+  const auto allowed = [&](index_t i, const R& c) { return bound(i, static_cast<double>(c)); };
+  check_against_cpu(what, cpu, gpu, AllowedDifference<R>(allowed));
 }
 
 /// Evaluates build(x) on the CPU and build(x on the GPU), and asks for the same bits.

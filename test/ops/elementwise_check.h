@@ -167,6 +167,13 @@ constexpr bool has_simd_batches() {
 #endif
 }
 
+/// The checks of check_case that do not depend on the expression, compiled once per unit.
+inline void check_case_facts(const std::string& what, bool runs_in_simd, bool has_simd_batches,
+                             const Dim<2>& dims, const Dim<2>& expected_dims) {
+  BOOST_TEST(runs_in_simd == has_simd_batches, what);
+  BOOST_TEST_REQUIRE(dims == expected_dims, what);
+}
+
 /// build(operands...) assigned to a new matrix equals reference(...) element-wise.
 template <class T, class Build, class Reference, class... Operands>
 void check_case(const std::string& what, Build build, Reference reference, const Dim<2>& dims,
@@ -174,9 +181,9 @@ void check_case(const std::string& what, Build build, Reference reference, const
   const auto expression = build(operands...);
   static_assert(std::is_same_v<typename decltype(expression)::value_type, T>,
                 "an element-wise operation keeps its operands' element type");
-  BOOST_TEST(runs_in_simd<decltype(expression)>() == has_simd_batches<T>(), what);
   const Array<T, 2> result = expression;
-  BOOST_TEST_REQUIRE(result.dims() == dims, what);
+  check_case_facts(what, runs_in_simd<decltype(expression)>(), has_simd_batches<T>(), result.dims(),
+                   dims);
   check_close(what, result, reference_values(dims, reference, host_copy(operands)...));
 }
 
@@ -265,22 +272,38 @@ void check_ternary(const std::string& name, Build build, Reference reference, co
         y.array(make_dim(365), rng), z.number(rng));
 }
 
-/// check_numbers with the operand positions I as a pack.
+/// Every got[i] is close to want[i]; `what` says what was computed, the first mismatch is named.
+inline void check_numbers_close(const std::string& what, const std::vector<double>& got,
+                                const std::vector<double>& want, const Tolerance& tolerance) {
+  std::size_t failures = 0;
+  std::string first;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (!is_close(got[i], want[i], tolerance) && failures++ == 0) {
+      first = std::to_string(got[i]) + ", expected " + std::to_string(want[i]);
+    }
+  }
+  BOOST_TEST(failures == 0u, what << ": " << failures << " of " << got.size()
+                                  << " results differ; the first: " << first);
+}
+
+/// check_numbers with the operand positions I as a pack. The results are collected and checked
+/// by check_numbers_close, so that each function checked compiles only its own calls.
 template <class T, class Compute, class Reference, std::size_t... I>
 void check_numbers_at(const std::string& name, Compute compute, Reference reference,
                       std::mt19937_64& rng, std::index_sequence<I...>,
                       const std::array<Values<T>, sizeof...(I)>& inputs) {
   using C = compute_t<T>;
+  std::vector<double> got, want;
   for (int trial = 0; trial < 64; ++trial) {
     const std::array<C, sizeof...(I)> arguments = {inputs[I].number(rng)...};
-    const C got = compute(arguments[I]...);
-    const double want = reference(static_cast<double>(arguments[I])...);
-    BOOST_TEST(is_close(static_cast<double>(got), want, tolerance_of<C>()),
-               name << " on numbers: " << got << ", expected " << want);
+    got.push_back(static_cast<double>(compute(arguments[I]...)));
+    want.push_back(reference(static_cast<double>(arguments[I])...));
   }
+  check_numbers_close(name + " on numbers", got, want, tolerance_of<C>());
 #if TENSORX_HAS_SIMD
   if constexpr (has_simd_batches<C>()) {
     using B = detail::simd_batch_t<C>;
+    std::vector<double> lanes_got, lanes_want, lanes_scalar;
     for (int trial = 0; trial < 16; ++trial) {
       std::array<std::array<C, B::size>, sizeof...(I)> lanes;
       for (std::size_t i = 0; i < lanes.size(); ++i) {
@@ -289,15 +312,14 @@ void check_numbers_at(const std::string& name, Compute compute, Reference refere
       std::array<C, B::size> results;
       compute(B::load_unaligned(lanes[I].data())...).store_unaligned(results.data());
       for (std::size_t lane = 0; lane < B::size; ++lane) {
-        const C scalar = compute(lanes[I][lane]...);
-        const double want = reference(static_cast<double>(lanes[I][lane])...);
-        BOOST_TEST(is_close(static_cast<double>(results[lane]), want, tolerance_of<C>()),
-                   name << " on a SIMD batch: " << results[lane] << ", expected " << want);
-        BOOST_TEST(is_close(static_cast<double>(results[lane]), static_cast<double>(scalar),
-                            tolerance_of<C>()),
-                   name << " on a SIMD batch: " << results[lane] << ", on numbers " << scalar);
+        lanes_got.push_back(static_cast<double>(results[lane]));
+        lanes_want.push_back(reference(static_cast<double>(lanes[I][lane])...));
+        lanes_scalar.push_back(static_cast<double>(compute(lanes[I][lane]...)));
       }
     }
+    check_numbers_close(name + " on a SIMD batch", lanes_got, lanes_want, tolerance_of<C>());
+    check_numbers_close(name + " on a SIMD batch against numbers", lanes_got, lanes_scalar,
+                        tolerance_of<C>());
   }
 #endif
 }
