@@ -113,15 +113,6 @@ struct declares_runs_without_cuda<
     E, std::void_t<decltype(DirectWriter<E>::runs_without_cuda(std::declval<const E&>()))>>
     : std::true_type {};
 
-/// check_can_run, except for a node whose DirectWriter writes GPU memory without CUDA.
-template <class TU, class E>
-void check_can_evaluate(const E& e, const Place& place) {
-  if constexpr (declares_runs_without_cuda<E>::value) {
-    if (DirectWriter<E>::runs_without_cuda(e)) return;
-  }
-  check_can_run(TU{}, place);
-}
-
 /// The rank and element type of an expression, or -1 and void for anything else, so that the
 /// checks of evaluate() can each report their own sentence and nothing after it.
 template <class E, class = void>
@@ -135,12 +126,9 @@ struct expression_traits<E, std::enable_if_t<is_expression_v<E>>> {
   using value_type = typename E::value_type;
 };
 
-/// dst (allocated, of e's shape) = Saver(dst, e), after the place checks. `operands` are e's.
+/// dst (allocated, of e's shape) = Saver(dst, e), after evaluate()'s checks.
 template <class Saver, class TU, Aliasing kAliasing = Aliasing::kCheck, class T, int N, class E>
-void write_checked(const Array<T, N>& dst, const E& e, const OperandList& operands) {
-  const Place place = dst.place();
-  check_operand_places(operands, place);
-  check_can_evaluate<TU>(e, place);
+void write_checked(const Array<T, N>& dst, const E& e) {
   if (dst.numel() == 0) return;
   if constexpr (DirectWriter<E>::kEnabled) {
     DirectWriter<E>::template write<Saver, TU>(e, dst);
@@ -149,9 +137,10 @@ void write_checked(const Array<T, N>& dst, const E& e, const OperandList& operan
   }
 }
 
-/// dst = Saver(dst, e): the one implementation of every assignment. An unallocated dst receives
-/// a new array of e's shape only once it has been written, so that a failed assignment (a check,
-/// an out-of-range gather index, an exception from a functor) leaves dst as it was.
+/// dst = Saver(dst, e): the one implementation of every assignment. Every check comes before any
+/// work, and an unallocated dst receives a new array of e's shape only once it has been written,
+/// so that a failed assignment (a check, an out-of-range gather index, an exception from a
+/// functor) leaves dst as it was.
 template <class Saver, class TU, Aliasing kAliasing, class T, int N, class E>
 void evaluate(Array<T, N>& dst, const E& e) {
   using Traits = expression_traits<E>;
@@ -167,23 +156,32 @@ void evaluate(Array<T, N>& dst, const E& e) {
                 "tx::cast<T>(...).");
   if constexpr (kExpression && kRank && kType) {
     const Dim<N> dims = e.dims();
-    OperandList operands;
-    collect_operands(e, operands);
-    if (dst.allocated()) {
-      if (dst.dims() != dims) {
-        throw ShapeError(message("cannot assign an expression of shape ", dims,
-                                 " to an array of shape ", dst.dims()));
-      }
-      write_checked<Saver, TU, kAliasing>(dst, e, operands);
-    } else if constexpr (Saver::reads_destination) {
+    const bool allocated = dst.allocated();
+    if (allocated && dst.dims() != dims) {
+      throw ShapeError(message("cannot assign an expression of shape ", dims,
+                               " to an array of shape ", dst.dims()));
+    }
+    if (!allocated && Saver::reads_destination) {
       throw ShapeError(
           message("cannot accumulate an expression of shape ", dims, " into an unallocated array"));
+    }
+    OperandList operands;
+    collect_operands(e, operands);
+    // An unallocated dst goes where the operands are.
+    const Place place = allocated ? dst.place() : first_operand_place(operands);
+    if (!allocated) check_place(place);
+    check_operand_places(operands, place);
+    // A node whose DirectWriter writes GPU memory through the compiled layer needs no CUDA here.
+    bool runs_without_cuda = false;
+    if constexpr (declares_runs_without_cuda<E>::value) {
+      runs_without_cuda = DirectWriter<E>::runs_without_cuda(e);
+    }
+    if (!runs_without_cuda) check_can_run(TU{}, place);
+    if (allocated) {
+      write_checked<Saver, TU, kAliasing>(dst, e);
     } else {
-      const Place place = first_operand_place(operands);
-      check_place(place);
-      check_can_evaluate<TU>(e, place);
       Array<T, N> result(dims, place);
-      write_checked<Saver, TU>(result, e, operands);
+      write_checked<Saver, TU, kAliasing>(result, e);
       dst = std::move(result);
     }
   }

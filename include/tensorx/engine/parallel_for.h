@@ -38,6 +38,22 @@ constexpr index_t kParallelGrain = index_t{1} << 16;
 /// while another thread's pass holds the pool.
 void run_chunks(index_t chunks, void (*run)(void* context, index_t chunk), void* context);
 
+/// What run_chunks hands each chunk of a parallel_for.
+template <class F>
+struct ChunkedBody {
+  F& body;
+  index_t items;
+  index_t chunk_items;
+
+  /// run_chunks' callback: one function per body type (a lambda converted to a function pointer
+  /// compiles three).
+  static void run(void* opaque, index_t chunk) {
+    const auto& c = *static_cast<const ChunkedBody*>(opaque);
+    const index_t begin = chunk * c.chunk_items;
+    c.body(begin, std::min(c.items, begin + c.chunk_items));
+  }
+};
+
 /// Calls body(begin, end) over [0, items) in chunks of `chunk_items` (the last one shorter), in
 /// parallel where there are at least two chunks and more than one thread. body must be safe to
 /// call concurrently on disjoint ranges; the ranges never depend on the thread count.
@@ -49,19 +65,8 @@ void parallel_for(index_t items, index_t chunk_items, F&& body) {
     if (items > 0) body(index_t{0}, items);
     return;
   }
-  struct Context {
-    F& body;
-    index_t items;
-    index_t chunk_items;
-  } context{body, items, chunk_items};
-  run_chunks(
-      chunks,
-      [](void* opaque, index_t chunk) {
-        auto& c = *static_cast<Context*>(opaque);
-        const index_t begin = chunk * c.chunk_items;
-        c.body(begin, std::min(c.items, begin + c.chunk_items));
-      },
-      &context);
+  ChunkedBody<std::remove_reference_t<F>> context{body, items, chunk_items};
+  run_chunks(chunks, &ChunkedBody<std::remove_reference_t<F>>::run, &context);
 }
 
 /// Items per chunk for work of `items` items that read `elements` elements in all: about

@@ -25,9 +25,11 @@ struct PackSlots;
 template <std::size_t... I, class... Ts>
 struct PackSlots<std::index_sequence<I...>, Ts...> : PackSlot<I, Ts>... {};
 
-/// An aggregate: PlanPack<A, B>{{{a}, {b}}} (make_plan_pack and make_operand_pack write it).
+/// An aggregate: PlanPack<A, B>{{a}, {b}} (make_plan_pack and make_operand_pack write it). An
+/// alias, not a class of its own deriving from PackSlots: one level less of constructors and
+/// destructors for every pack type.
 template <class... Ts>
-struct PlanPack : PackSlots<std::index_sequence_for<Ts...>, Ts...> {};
+using PlanPack = PackSlots<std::index_sequence_for<Ts...>, Ts...>;
 
 template <std::size_t I, class T>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE const T& pack_get(const PackSlot<I, T>& slot) {
@@ -36,7 +38,7 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE const T& pack_get(const PackSlot<I, T>&
 
 template <class... Ts>
 TENSORX_HOST_DEVICE PlanPack<Ts...> make_plan_pack(const Ts&... values) {
-  return PlanPack<Ts...>{{{values}...}};
+  return PlanPack<Ts...>{{values}...};
 }
 
 /// make_plan_pack for the operands of a node, which may hold arrays (host-only handles): nvcc
@@ -44,7 +46,7 @@ TENSORX_HOST_DEVICE PlanPack<Ts...> make_plan_pack(const Ts&... values) {
 /// the pack's types.
 template <class... Ts>
 PlanPack<Ts...> make_operand_pack(const Ts&... values) {
-  return PlanPack<Ts...>{{{values}...}};
+  return PlanPack<Ts...>{{values}...};
 }
 
 template <class F, class Pack, std::size_t... I>
