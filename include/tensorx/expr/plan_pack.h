@@ -49,15 +49,11 @@ PlanPack<Ts...> make_operand_pack(const Ts&... values) {
   return PlanPack<Ts...>{{values}...};
 }
 
-template <class F, class Pack, std::size_t... I>
-decltype(auto) apply_pack(F&& f, const Pack& pack, std::index_sequence<I...>) {
+/// f(element 0, ..., element n - 1): std::apply for a PlanPack. It names the slots' type, which
+/// PlanPack is an alias of: nvcc does not deduce a pack's types through the alias.
+template <class F, std::size_t... I, class... Ts>
+decltype(auto) apply_pack(F&& f, const PackSlots<std::index_sequence<I...>, Ts...>& pack) {
   return f(pack_get<I>(pack)...);
-}
-
-/// f(element 0, ..., element n - 1): std::apply for a PlanPack.
-template <class F, class... Ts>
-decltype(auto) apply_pack(F&& f, const PlanPack<Ts...>& pack) {
-  return apply_pack(f, pack, std::index_sequence_for<Ts...>{});
 }
 
 }  // namespace detail
