@@ -76,6 +76,13 @@ Place first_operand_place(const OperandList& operands) {
   return CpuPlace();
 }
 
+bool reads_allocation(const OperandList& operands, const Allocation* buffer) {
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (operands[i].buffer == buffer) return true;
+  }
+  return false;
+}
+
 bool reads_through_other_mapping(const OperandRef& dst, const OperandList& operands) {
   for (std::size_t i = 0; i < operands.size(); ++i) {
     if (overlaps(dst, operands[i]) && !reads_through_same_mapping(dst, operands[i])) return true;

@@ -3,9 +3,11 @@
 // stream, or borrowed memory that goes back to its owner through a release callback.
 #include "tensorx/memory/allocation.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <new>
+#include <sstream>
 #include <utility>
 
 #include "memory/gpu_memory.h"
@@ -87,4 +89,22 @@ Allocation::~Allocation() {
   }
 }
 
+namespace detail {
+
+std::shared_ptr<Allocation> allocate_elements(std::uint64_t count, std::size_t element_size,
+                                              const Place& place, const index_t* dims, int rank) {
+  // Byte counts past PTRDIFF_MAX cannot be addressed, let alone allocated.
+  if (count > static_cast<std::uint64_t>(PTRDIFF_MAX) / element_size) {
+    std::ostringstream shape;
+    shape << '(';
+    for (int i = 0; i < rank; ++i) shape << (i ? ", " : "") << dims[i];
+    shape << ')';
+    throw OutOfMemoryError(message("cannot allocate ", count, " elements of ", element_size,
+                                   " bytes (shape ", shape.str(), ") on ", place,
+                                   ": more bytes than memory can address"));
+  }
+  return std::make_shared<Allocation>(static_cast<std::size_t>(count) * element_size, place);
+}
+
+}  // namespace detail
 }  // namespace tensorx

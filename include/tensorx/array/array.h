@@ -16,7 +16,6 @@
 #include "tensorx/core/stats.h"
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/memory/allocation.h"
-#include "tensorx/memory/shared_buffer.h"
 #include "tensorx/memory/strided_copy.h"
 #include "tensorx/place/place.h"
 #include "tensorx/shape/dim.h"
@@ -141,9 +140,6 @@ class Array {
   Array(std::shared_ptr<Allocation> buffer, const Dim<N>& dims, const Dim<N>& strides,
         index_t offset)
       : buffer_(std::move(buffer)), dims_(dims), strides_(strides), offset_(offset) {}
-  /// The same, sharing the buffer of another array (views of views).
-  Array(detail::SharedBuffer buffer, const Dim<N>& dims, const Dim<N>& strides, index_t offset)
-      : buffer_(std::move(buffer)), dims_(dims), strides_(strides), offset_(offset) {}
 
   const Dim<N>& dims() const { return dims_; }
   const Dim<N>& strides() const { return strides_; }
@@ -154,8 +150,8 @@ class Array {
   T* data() const { return buffer_ ? static_cast<T*>(buffer_->data()) + offset_ : nullptr; }
   Place place() const { return buffer_ ? buffer_->place() : Place(CpuPlace()); }
   /// False only for a default-constructed array of rank > 0 that nothing was assigned to yet.
-  bool allocated() const { return static_cast<bool>(buffer_); }
-  const std::shared_ptr<Allocation>& buffer() const { return buffer_.shared(); }
+  bool allocated() const { return buffer_ != nullptr; }
+  const std::shared_ptr<Allocation>& buffer() const { return buffer_; }
 
   /// True when the elements are dense in row-major order (strides of size-1 extents ignored).
   bool is_contiguous() const {
@@ -284,7 +280,7 @@ class Array {
     }
   }
 
-  detail::SharedBuffer buffer_;
+  std::shared_ptr<Allocation> buffer_;
   Dim<N> dims_;
   Dim<N> strides_;
   index_t offset_ = 0;

@@ -55,25 +55,25 @@ void write_from_temporary(const Array<T, N>& dst, const Array<T, N>& temporary,
 
 /// The element-wise half of an assignment, after the checks: prepare the expression, go through a
 /// temporary if an operand reads dst through another index mapping (unless the caller vouched
-/// that none does), then ONE pass over dst.
+/// that none does), then ONE pass over dst. `may_alias` is false where the caller knows that no
+/// array of e is in dst's allocation: prepare() only adds new temporaries, so none of the
+/// prepared expression's is either, and the check is skipped.
 template <class Saver, class TU, Aliasing kAliasing = Aliasing::kCheck, class T, int N, class E>
-void evaluate_elementwise(const Array<T, N>& dst, const E& e) {
+void evaluate_elementwise(const Array<T, N>& dst, const E& e, bool may_alias = true) {
   const Place place = dst.place();
   const auto prepared = prepare(e, EvalContext<TU>{place});
   // The arrays the pass reads, for the alias check and the stream order (materialised parts of
   // e are now arrays of their own).
+  const bool check_aliasing = kAliasing == Aliasing::kCheck && may_alias;
   OperandList operands;
-  if (kAliasing == Aliasing::kCheck || is_gpu_place(place)) collect_operands(prepared, operands);
+  if (check_aliasing || is_gpu_place(place)) collect_operands(prepared, operands);
   const bool through_temporary =
-      kAliasing == Aliasing::kCheck && reads_through_other_mapping(operand_ref(dst), operands);
+      check_aliasing && reads_through_other_mapping(operand_ref(dst), operands);
   // Both passes of the temporary route run on this stream, where the temporary is allocated.
-  // Through on_gpu, so that a plain C++ unit, which cannot run GPU work, compiles no stream
-  // bookkeeping.
-  StreamHandle stream = nullptr;
-  if (is_gpu_place(place)) {
-    on_gpu(TU{}, place,
-           [&](auto) { stream = ordered_stream(device_of(place), dst.buffer().get(), operands); });
-  }
+  // The ordering is one call into libtensorx; where GPU work cannot run, run() throws.
+  const StreamHandle stream = is_gpu_place(place)
+                                  ? ordered_stream(device_of(place), dst.buffer().get(), operands)
+                                  : nullptr;
   // The temporary route writes the expression into a new array, then that array into dst. A plain
   // assignment compiles the expression's pass once, whichever array it writes.
   Array<T, N> temporary;
@@ -126,14 +126,15 @@ struct expression_traits<E, std::enable_if_t<is_expression_v<E>>> {
   using value_type = typename E::value_type;
 };
 
-/// dst (allocated, of e's shape) = Saver(dst, e), after evaluate()'s checks.
+/// dst (allocated, of e's shape) = Saver(dst, e), after evaluate()'s checks; `may_alias` as for
+/// evaluate_elementwise.
 template <class Saver, class TU, Aliasing kAliasing = Aliasing::kCheck, class T, int N, class E>
-void write_checked(const Array<T, N>& dst, const E& e) {
+void write_checked(const Array<T, N>& dst, const E& e, bool may_alias) {
   if (dst.numel() == 0) return;
   if constexpr (DirectWriter<E>::kEnabled) {
     DirectWriter<E>::template write<Saver, TU>(e, dst);
   } else {
-    evaluate_elementwise<Saver, TU, kAliasing>(dst, e);
+    evaluate_elementwise<Saver, TU, kAliasing>(dst, e, may_alias);
   }
 }
 
@@ -178,10 +179,11 @@ void evaluate(Array<T, N>& dst, const E& e) {
     }
     if (!runs_without_cuda) check_can_run(TU{}, place);
     if (allocated) {
-      write_checked<Saver, TU, kAliasing>(dst, e);
+      write_checked<Saver, TU, kAliasing>(dst, e, reads_allocation(operands, dst.buffer().get()));
     } else {
+      // A new array: nothing can read it yet.
       Array<T, N> result(dims, place);
-      write_checked<Saver, TU, kAliasing>(result, e);
+      write_checked<Saver, TU, kAliasing>(result, e, false);
       dst = std::move(result);
     }
   }

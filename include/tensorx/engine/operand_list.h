@@ -106,6 +106,9 @@ void check_operand_places(const OperandList& operands, const Place& place);
 /// The place of the first allocated operand, or the CPU.
 Place first_operand_place(const OperandList& operands);
 
+/// True when some operand is a view of `buffer`.
+bool reads_allocation(const OperandList& operands, const Allocation* buffer);
+
 /// True when an operand reads memory that `dst` writes through another index mapping (another
 /// element size, start, or stride along a dimension where dst has more than one element; or any
 /// overlap for an indirect read), so that writing dst in place could change operand values before

@@ -11,7 +11,9 @@
 //                                materialised into arrays (Alea's Prepare phase); `context` is an
 //                                EvalContext (eval_context.h): where temporaries go, and which
 //                                engine this translation unit can run. engine/materialise.h
-//                                evaluates a sub-expression into a temporary.
+//                                evaluates a sub-expression into a temporary. The result reads
+//                                no allocation that for_each_array(node) did not report, apart
+//                                from new temporaries: the alias check relies on it.
 //   make_plan(node, out_dims)    the node's Plan in an iteration space of extent out_dims (of
 //                                rank >= the node's; operands are right-aligned, NumPy style)
 //   for_each_array(node, f)      calls f with every array the node reads, for the place checks and

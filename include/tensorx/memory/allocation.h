@@ -6,8 +6,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <memory>
 
+#include "tensorx/core/config.h"
 #include "tensorx/memory/buffer_streams.h"
 #include "tensorx/place/place.h"
 
@@ -49,4 +52,14 @@ class Allocation {
   std::function<void()> release_;  // set for borrowed memory: gives it back instead of a free
 };
 
+namespace detail {
+
+/// A new allocation for `count` elements of `element_size` bytes on `place`, for an array of
+/// extent `dims` (rank `rank`, named in the error): an Array's allocation and its error message,
+/// compiled once here instead of once per element type and rank. Throws OutOfMemoryError for more
+/// bytes than memory can address or the place can serve, DeviceError for an unusable GPU.
+std::shared_ptr<Allocation> allocate_elements(std::uint64_t count, std::size_t element_size,
+                                              const Place& place, const index_t* dims, int rank);
+
+}  // namespace detail
 }  // namespace tensorx
