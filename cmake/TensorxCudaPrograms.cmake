@@ -1,0 +1,45 @@
+# The CUDA architectures of the test and example programs (TENSORX_CUDA_PROGRAM_ARCHITECTURES).
+#
+# The library is always compiled for CMAKE_CUDA_ARCHITECTURES, machine code and PTX. The test and
+# example programs are too where they can run: on a machine with a usable GPU, or when the
+# architectures were named at configure time (-DCMAKE_CUDA_ARCHITECTURES=90, as scripts/gpu-pack
+# asks of a build made for another machine). On a machine with no GPU (CI's) nothing would run
+# their machine code, so they carry PTX alone: nvcc still compiles every kernel (front end and
+# cicc, which is where code that does not compile fails), and ptxas, which turns PTX into machine
+# code, is left out. That is a sixth to a quarter of each CUDA test program's compile time
+# (nvcc --time on test_cuda_labels: ptxas 31.6 s of 112 s; test_cuda_ops 14.6 s of 91 s). Should
+# such a build be run on a GPU after all, the driver compiles the PTX when it loads it: the same
+# kernels, later.
+#
+# Sets TENSORX_CUDA_PROGRAM_ARCHITECTURES from tensorx_cuda_architectures_named and a query of the
+# machine's GPUs at every configure, unless it was given (-DTENSORX_CUDA_PROGRAM_ARCHITECTURES=...),
+# and records what it chose in the cache as TENSORX_CUDA_PROGRAM_ARCHITECTURES_CHOSEN (which
+# scripts/gpu-pack reads).
+
+if(DEFINED TENSORX_CUDA_PROGRAM_ARCHITECTURES)
+  set(tensorx_program_architectures "${TENSORX_CUDA_PROGRAM_ARCHITECTURES}")
+elseif(tensorx_cuda_architectures_named)
+  set(tensorx_program_architectures "${CMAKE_CUDA_ARCHITECTURES}")
+else()
+  # nvcc's own device query (what CMake runs for CMAKE_CUDA_ARCHITECTURES=native): it exits
+  # non-zero where no driver or no device answers.
+  execute_process(COMMAND "${CUDAToolkit_BIN_DIR}/__nvcc_device_query"
+                  RESULT_VARIABLE query_result OUTPUT_VARIABLE query_output ERROR_QUIET
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(query_result EQUAL 0 AND query_output)
+    set(tensorx_program_architectures "${CMAKE_CUDA_ARCHITECTURES}")
+    message(STATUS "tensorx: a GPU is present (${query_output}): CUDA test programs get machine code")
+  else()
+    set(tensorx_program_architectures "")
+    foreach(architecture IN LISTS CMAKE_CUDA_ARCHITECTURES)
+      string(REGEX REPLACE "-(real|virtual)$" "" architecture "${architecture}")
+      list(APPEND tensorx_program_architectures "${architecture}-virtual")
+    endforeach()
+    list(REMOVE_DUPLICATES tensorx_program_architectures)
+    message(STATUS "tensorx: no GPU here: CUDA test and example programs are compiled to PTX "
+                   "(${tensorx_program_architectures}); name CMAKE_CUDA_ARCHITECTURES for "
+                   "machine code")
+  endif()
+endif()
+set(TENSORX_CUDA_PROGRAM_ARCHITECTURES_CHOSEN "${tensorx_program_architectures}" CACHE INTERNAL
+    "CUDA architectures of the test and example programs")
