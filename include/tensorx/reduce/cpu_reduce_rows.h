@@ -78,6 +78,23 @@ accumulator_t<Op, C> reduce_row(const Row& row, index_t j0, index_t j1, bool sim
   }
 }
 
+/// The last pass of a row reduction whose results span several chunks: each result (in row-major
+/// order of `kept`, at dst_strides) combines its `chunks` partial values pairwise and is saved.
+/// It depends on the reducer, the saver and the types only, so it is compiled once for all the
+/// operands reduced alike (a lambda inside reduce_rows was compiled again for each).
+template <class Op, class Saver, class T, int N, class A>
+void save_row_partials(T* dst, const Dim<N>& kept, const Dim<N>& dst_strides,
+                       const std::vector<A>& partials, index_t chunks, index_t count) {
+  for_each_part(product(kept), product(kept) * chunks, [&](index_t begin, index_t end) {
+    Dim<N> origin = delinearize(begin, kept);
+    for (index_t output = begin; output < end; ++output) {
+      save_result<Op, Saver>(dst + linearize(origin, dst_strides),
+                             combine_pairwise<Op>(&partials[output * chunks], chunks, 1), count);
+      next_index(origin, kept, N - 1);
+    }
+  });
+}
+
 /// The row loop: the last axis of `space` is reduced. Each result reduces its `count` elements
 /// (its rows, in row-major order) in chunks of kReduceChunk; in SIMD batches when kSimd and
 /// `simd` (see reduce_block).
@@ -127,15 +144,8 @@ void reduce_rows(T* dst, const ReduceSpace<N>& space, const Rows& rows, bool sim
       }
     }
   });
-  if (chunks == 1) return;
-  for_each_part(outputs, outputs * chunks, [&](index_t begin, index_t end) {
-    Dim<N> origin = delinearize(begin, kept);
-    for (index_t output = begin; output < end; ++output) {
-      save_result<Op, Saver>(dst + linearize(origin, space.dst_strides),
-                             combine_pairwise<Op>(&partials[output * chunks], chunks, 1), count);
-      next_index(origin, kept, N - 1);
-    }
-  });
+  if (chunks > 1)
+    save_row_partials<Op, Saver>(dst, kept, space.dst_strides, partials, chunks, count);
 }
 
 TENSORX_ENGINE_NAMESPACE_END
