@@ -129,7 +129,7 @@ template <class Saver, int V, class T, int N, class Plan>
 void launch_dense(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
   const auto kernel = dense_kernel<Saver, V, T, Plan>;
   // Asked once per kernel, on the device of its first launch.
-  static const int resident = resident_blocks(kernel);
+  static const int resident = resident_blocks(reinterpret_cast<const void*>(kernel));
   const index_t count = dst.numel();
   kernel<<<grid_size(count / V, device_of(dst.place()), resident), kCudaThreads, 0, stream>>>(
       dst.data(), plan, count);
@@ -141,7 +141,7 @@ void launch_dense(const Array<T, N>& dst, const Plan& plan, StreamHandle stream)
 template <class Saver, int V, class T, int N, class Plan>
 void launch_rows(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
   const auto kernel = rows_kernel<Saver, V, T, N, Plan>;
-  static const int resident = resident_blocks(kernel);
+  static const int resident = resident_blocks(reinterpret_cast<const void*>(kernel));
   const index_t vectors = dst.numel() / V;
   kernel<<<grid_size(vectors, device_of(dst.place()), resident), kCudaThreads, 0, stream>>>(
       dst.data(), dst.strides(), IndexSpace<N, FastDivider32>(dst.dims()), plan,
@@ -155,7 +155,7 @@ void launch_rows(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) 
 template <class Saver, class Divider, class T, int N, class Plan>
 void launch_strided(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
   const auto kernel = strided_kernel<Saver, T, N, Plan, Divider>;
-  static const int resident = resident_blocks(kernel);
+  static const int resident = resident_blocks(reinterpret_cast<const void*>(kernel));
   const index_t count = dst.numel();
   kernel<<<grid_size(count, device_of(dst.place()), resident), kCudaThreads, 0, stream>>>(
       dst.data(), dst.strides(), IndexSpace<N, Divider>(dst.dims()), plan,

@@ -115,11 +115,13 @@ inline int multiprocessor_count(int device) {
 }
 
 /// Blocks of `kernel` (launched with kCudaThreads threads) resident on one multiprocessor at once.
-template <class Kernel>
-int resident_blocks(Kernel kernel) {
+/// The kernel comes as the runtime API's untyped entry, so that one function serves every kernel
+/// (the typed overload of cuda_runtime.h is a template per kernel type, compiled for each of the
+/// five kernels of every assignment).
+inline int resident_blocks(const void* kernel) {
   int blocks = 0;
   TENSORX_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kCudaThreads, 0));
+      ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kCudaThreads, 0));
   return std::max(blocks, 1);
 }
 
