@@ -29,36 +29,37 @@ namespace detail {
 /// 1 / (1 + exp(-x)) on float batches, within 1.25 ulp of the exact value wherever it is a normal
 /// float (a sweep of [-100, 100] in steps of 1e-5 with SSE2, AVX2 and AVX-512 batches), in about
 /// four fifths of the time of the same formula on xsimd's exp: a general exp needs two
-/// compare-and-selects for overflow and underflow, which the logistic does without. Its argument a
-/// = -x is clamped to [-88, 89], where exp(a) = 2^k * e^r (k = a / ln 2 rounded, r = a - k ln 2 in
-/// [-ln 2 / 2, ln 2 / 2]) has 2^k as a float's exponent bits: 2^-127 gives 0 (the result rounds to
-/// 1 there anyway) and 2^128 infinity (the result 0 where the exact one is below 3.6e-39). NaN goes
-/// through the clamp (the comparison picks its second operand, x's lane, when one is NaN) and gives
-/// NaN.
+/// compare-and-selects for overflow and underflow, which the logistic does without, and the
+/// negation of x, which it folds into its constants. x is clamped to [-89, 88], where
+/// exp(-x) = 2^-j * e^-s (j = x / ln 2 rounded, s = x - j ln 2 in [-ln 2 / 2, ln 2 / 2]) has 2^-j
+/// as a float's exponent bits: 2^-127 gives 0 (the result rounds to 1 there anyway) and 2^128
+/// infinity (the result 0 where the exact one is below 3.6e-39). NaN goes through the clamp (the
+/// comparison picks its second operand, x's lane, when one is NaN) and gives NaN.
 template <class A>
 TENSORX_FORCE_INLINE xsimd::batch<float, A> logistic(const xsimd::batch<float, A>& x) {
   using B = xsimd::batch<float, A>;
   using I = xsimd::batch<std::int32_t, A>;
-  const B a = xsimd::min(B(89.0f), xsimd::max(B(-88.0f), -x));
-  // k rounded to nearest by adding 1.5 * 2^23: the sum's low significand bits are k.
+  const B clamped = xsimd::min(B(88.0f), xsimd::max(B(-89.0f), x));
+  // j rounded to nearest by adding 1.5 * 2^23: the sum's low significand bits are j.
   const B shifter(12582912.0f);
-  const B shifted = xsimd::fma(a, B(1.44269504088896341f), shifter);
-  const B k = shifted - shifter;
-  // r = a - k ln 2 in two steps: ln 2's leading 12 bits (k * 0.693115234375 is exact) and the
+  const B shifted = xsimd::fma(clamped, B(1.44269504088896341f), shifter);
+  const B j = shifted - shifter;
+  // s = x - j ln 2 in two steps: ln 2's leading 12 bits (j * 0.693115234375 is exact) and the
   // rest.
-  B r = xsimd::fnma(k, B(0.693115234375f), a);
-  r = xsimd::fnma(k, B(3.19461833e-05f), r);
-  // e^r = 1 + r + r^2 P(r), P of degree 4 fitted to (e^r - 1 - r) / r^2 on [-ln 2 / 2, ln 2 / 2]
-  // (relative error of e^r 3.3e-9, against float's 6e-8).
-  B p = xsimd::fma(B(1.38131448e-3f), r, B(8.36941879e-3f));
-  p = xsimd::fma(p, r, B(4.16684560e-2f));
-  p = xsimd::fma(p, r, B(1.66665152e-1f));
-  p = xsimd::fma(p, r, B(4.99999940e-1f));
-  const B e_r = xsimd::fma(p, r * r, r) + B(1.0f);
-  // 2^k: k's bits shifted into the exponent field (the shifter's own bits shift out), plus the
-  // bias.
-  const I two_to_k = (xsimd::bitwise_cast<I>(shifted) << 23) + I(127 << 23);
-  return B(1.0f) / (B(1.0f) + e_r * xsimd::bitwise_cast<B>(two_to_k));
+  B s = xsimd::fnma(j, B(0.693115234375f), clamped);
+  s = xsimd::fnma(j, B(3.19461833e-05f), s);
+  // e^r = 1 + r + r^2 P(r) at r = -s, P of degree 4 fitted to (e^r - 1 - r) / r^2 on
+  // [-ln 2 / 2, ln 2 / 2] (relative error of e^r 3.3e-9, against float's 6e-8); P(-s) is Horner's
+  // scheme in s with the odd coefficients' signs turned.
+  B p = xsimd::fms(B(1.38131448e-3f), s, B(8.36941879e-3f));
+  p = xsimd::fma(p, s, B(4.16684560e-2f));
+  p = xsimd::fms(p, s, B(1.66665152e-1f));
+  p = xsimd::fma(p, s, B(4.99999940e-1f));
+  const B e_r = xsimd::fms(p, s * s, s) + B(1.0f);
+  // 2^-j: j's bits shifted into the exponent field (the shifter's own bits shift out), taken from
+  // the bias.
+  const I two_to_minus_j = I(127 << 23) - (xsimd::bitwise_cast<I>(shifted) << 23);
+  return B(1.0f) / xsimd::fma(e_r, xsimd::bitwise_cast<B>(two_to_minus_j), B(1.0f));
 }
 
 }  // namespace detail
