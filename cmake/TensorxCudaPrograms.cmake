@@ -9,7 +9,7 @@
 # code, is left out. That is a sixth to a quarter of each CUDA test program's compile time
 # (nvcc --time on test_cuda_labels: ptxas 31.6 s of 112 s; test_cuda_ops 14.6 s of 91 s). Should
 # such a build be run on a GPU after all, the driver compiles the PTX when it loads it: the same
-# kernels, later.
+# kernels, later (and, compiled for compile speed as below, slower ones).
 #
 # Where they carry PTX alone because no GPU was found, their device code is also compiled for
 # compile speed, with nvcc's documented -Ofc=max (fast-compile, CUDA 12.8 and later): cicc still
@@ -47,12 +47,13 @@ else()
     include(CheckCompilerFlag)
     check_compiler_flag(CUDA -Ofc=max TENSORX_NVCC_HAS_FAST_COMPILE)
     set(tensorx_program_fast_compile ${TENSORX_NVCC_HAS_FAST_COMPILE})
+    set(tensorx_program_speed_note "")
     if(tensorx_program_fast_compile)
-      set(speed ", for compile speed (-Ofc=max)")
+      set(tensorx_program_speed_note ", for compile speed (-Ofc=max)")
     endif()
     message(STATUS "tensorx: no GPU here: CUDA test and example programs are compiled to PTX "
-                   "(${tensorx_program_architectures})${speed}; name CMAKE_CUDA_ARCHITECTURES "
-                   "for machine code")
+                   "(${tensorx_program_architectures})${tensorx_program_speed_note}; name "
+                   "CMAKE_CUDA_ARCHITECTURES for machine code")
   endif()
 endif()
 set(TENSORX_CUDA_PROGRAM_ARCHITECTURES_CHOSEN "${tensorx_program_architectures}" CACHE INTERNAL

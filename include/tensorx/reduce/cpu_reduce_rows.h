@@ -144,8 +144,9 @@ void reduce_rows(T* dst, const ReduceSpace<N>& space, const Rows& rows, bool sim
       }
     }
   });
-  if (chunks > 1)
+  if (chunks > 1) {
     save_row_partials<Op, Saver>(dst, kept, space.dst_strides, partials, chunks, count);
+  }
 }
 
 TENSORX_ENGINE_NAMESPACE_END
