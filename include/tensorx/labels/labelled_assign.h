@@ -112,8 +112,9 @@ template <class Saver, class TU, int R, class T, class Rhs, class Result>
 void run_into(GatheredRhs<T, Rhs>& gathered, const LabelList& labels, const Result& result,
               const Rhs& rhs) {
   constexpr int N = Result::rank;
-  index_t dims[kMaxRank];
-  index_t strides[kMaxRank];
+  // Zeroed: a rank-0 result fills none of them, and bind_left reads none of them then.
+  index_t dims[kMaxRank] = {};
+  index_t strides[kMaxRank] = {};
   if constexpr (N > 0) {
     for (int i = 0; i < N; ++i) {
       dims[i] = result.dims().at(i);
