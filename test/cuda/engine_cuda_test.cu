@@ -1,10 +1,10 @@
 // The CUDA engine's own behaviour, beyond what the GPU builds of the expression tests check: which
-// kernel an assignment runs as (dense with 16-byte vectors, dense one element at a time, strided
-// with 32- or 64-bit index arithmetic), one launch per assignment, the vector kernel's scalar tail
-// for every element width, operands of another width than the destination, the rows kernel of
-// bias rows and columns, lambdas, the stream and device the kernel runs on, and launch errors. The
-// kernel choice, the fast division and the plans' lane loads are host-callable and run without a
-// GPU; everything else needs one.
+// kernel an assignment runs as (dense with 16-byte vectors, dense one element at a time, rows,
+// strided in one box or in boxes of fewer than 2^31 elements), one launch per assignment, the
+// vector kernel's scalar tail for every element width, operands of another width than the
+// destination, the rows kernel of bias rows and columns, lambdas, the stream and device the kernel
+// runs on, and launch errors. The kernel choice, the fast division and the plans' lane loads are
+// host-callable and run without a GPU; everything else needs one.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -170,11 +170,11 @@ BOOST_AUTO_TEST_CASE(transposed_strided_and_broadcast_operands_run_the_strided_k
   tx::Array<float, 2> a(tx::make_dim(6, 4)), c(tx::make_dim(4, 6)), rows(tx::make_dim(8, 6));
   tx::Array<float, 1> row(tx::make_dim(6));
   tx::Array<float, 2> column(tx::make_dim(4, 1));
-  BOOST_TEST((kernel_for(c, swapped(a, 0, 1) + 1.0f) == GpuKernel::kStrided32));
-  BOOST_TEST((kernel_for(c, c + row) == GpuKernel::kStrided32));
-  BOOST_TEST((kernel_for(c, c + column) == GpuKernel::kStrided32));
+  BOOST_TEST((kernel_for(c, swapped(a, 0, 1) + 1.0f) == GpuKernel::kStrided));
+  BOOST_TEST((kernel_for(c, c + row) == GpuKernel::kStrided));
+  BOOST_TEST((kernel_for(c, c + column) == GpuKernel::kStrided));
   auto view = every_other_row(rows);
-  BOOST_TEST((kernel_for(view, view * 2.0f) == GpuKernel::kStrided32));
+  BOOST_TEST((kernel_for(view, view * 2.0f) == GpuKernel::kStrided));
 }
 
 BOOST_AUTO_TEST_CASE(bias_rows_and_columns_against_aligned_rows_run_the_rows_kernel) {
@@ -192,21 +192,21 @@ BOOST_AUTO_TEST_CASE(bias_rows_and_columns_against_aligned_rows_run_the_rows_ker
   tx::Array<tx::float16, 2> h(tx::make_dim(3, 8)), h4(tx::make_dim(3, 4));
   tx::Array<tx::float16, 1> hbias(tx::make_dim(8)), hbias4(tx::make_dim(4));
   BOOST_TEST((kernel_for(h, h + hbias) == GpuKernel::kRowsVector));
-  BOOST_TEST((kernel_for(h4, h4 + hbias4) == GpuKernel::kStrided32));
+  BOOST_TEST((kernel_for(h4, h4 + hbias4) == GpuKernel::kStrided));
   // A bias that starts 4 bytes off a 16-byte boundary cannot be read in 16-byte vectors.
   tx::Array<float, 1> longer(tx::make_dim(9));
-  BOOST_TEST((kernel_for(c, x + longer.slice(1, 9)) == GpuKernel::kStrided32));
+  BOOST_TEST((kernel_for(c, x + longer.slice(1, 9)) == GpuKernel::kStrided));
 }
 
-BOOST_AUTO_TEST_CASE(iteration_spaces_of_2_to_the_31_elements_run_the_64_bit_kernel) {
+BOOST_AUTO_TEST_CASE(iteration_spaces_of_2_to_the_31_elements_run_in_boxes) {
   // One element stretched over 2^16 x 2^15 = 2^31 elements, and one fewer.
   tx::Array<float, 1> one(tx::make_dim(1));
   const tx::Array<float, 2> big(one.buffer(), tx::make_dim(1 << 16, 1 << 15), tx::make_dim(0, 0),
                                 0);
-  BOOST_TEST((kernel_for(big, big + one) == GpuKernel::kStrided64));
+  BOOST_TEST((kernel_for(big, big + one) == GpuKernel::kStridedInBoxes));
   const tx::Array<float, 2> below(one.buffer(), tx::make_dim(1, (index_t{1} << 31) - 1),
                                   tx::make_dim(0, 0), 0);
-  BOOST_TEST((kernel_for(below, below + one) == GpuKernel::kStrided32));
+  BOOST_TEST((kernel_for(below, below + one) == GpuKernel::kStrided));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -444,7 +444,7 @@ BOOST_AUTO_TEST_CASE(transposed_operands_and_destinations_run_the_strided_kernel
   auto b = random_on_gpu<float>(tx::make_dim(53, 37), rng);
   const auto ha = on_host(a), hb = on_host(b);
   tx::Array<float, 2> c(tx::make_dim(53, 37), gpu());
-  BOOST_TEST((kernel_for(c, swapped(a, 0, 1) - b) == GpuKernel::kStrided32));
+  BOOST_TEST((kernel_for(c, swapped(a, 0, 1) - b) == GpuKernel::kStrided));
   c = swapped(a, 0, 1) - b;
   check_close(c, reference(c.dims(), [&](const auto& i) {
                 return static_cast<double>(ha(i[1], i[0])) - hb[i];
@@ -489,7 +489,7 @@ BOOST_AUTO_TEST_CASE(broadcast_operands_run_the_strided_kernel) {
   auto row = random_on_gpu<tx::float16>(tx::make_dim(129), rng);
   auto column = random_on_gpu<tx::float16>(tx::make_dim(65, 1), rng);
   tx::Array<tx::float16, 2> c(dims, gpu());
-  BOOST_TEST((kernel_for(c, x * row + column) == GpuKernel::kStrided32));
+  BOOST_TEST((kernel_for(c, x * row + column) == GpuKernel::kStrided));
   c = x * row + column;
   const auto hx = on_host(x), hcol = on_host(column);
   const auto hr = on_host(row);
@@ -498,23 +498,27 @@ BOOST_AUTO_TEST_CASE(broadcast_operands_run_the_strided_kernel) {
               }));
 }
 
-BOOST_AUTO_TEST_CASE(the_64_bit_strided_kernel_agrees_with_the_32_bit_one) {
+BOOST_AUTO_TEST_CASE(the_indexed_kernel_agrees_with_itself_over_boxes) {
+  // Spaces past 2^31 elements run a launch per box of fewer; boxes of at most 100 (rows of 13 in
+  // blocks of 7 and 4) and of at most 10 (13-element rows split 10 + 3) must give what one launch
+  // over the whole space gives.
   std::mt19937_64 rng(12);
   auto a = random_on_gpu<float>(tx::make_dim(7, 11, 13), rng);
   auto b = random_on_gpu<float>(tx::make_dim(13, 11, 7), rng);
   const auto at = swapped(a, 0, 2);
-  tx::Array<float, 3> narrow(b.dims(), gpu()), wide(b.dims(), gpu());
-  const auto stream = tx::current_stream(0);
-  tx::detail::launch_strided<tx::saver::write, tx::detail::FastDivider32>(
-      narrow, tx::make_plan(at * b + 1.0f, b.dims()), stream);
-  tx::detail::launch_strided<tx::saver::write, tx::detail::Divider64>(
-      wide, tx::make_plan(at * b + 1.0f, b.dims()), stream);
   const auto ha = on_host(a), hb = on_host(b);
   const auto expected = reference(b.dims(), [&](const auto& i) {
     return static_cast<double>(ha(i[2], i[1], i[0])) * hb[i] + 1.0;
   });
-  check_close(narrow, expected);
-  check_close(wide, expected);
+  const auto stream = tx::current_stream(0);
+  for (const index_t limit : {tx::detail::kMaxIndexedBox, index_t{100}, index_t{10}}) {
+    tx::Array<float, 3> c(b.dims(), gpu());
+    tx::detail::launch_indexed<tx::saver::write, 4>(c, tx::make_plan(at * b + 1.0f, b.dims()),
+                                                    stream, false, limit);
+    BOOST_TEST_CONTEXT("boxes of at most " << limit << " elements") {
+      check_close(c, expected);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(more_than_2_to_the_31_elements_are_all_reached,
@@ -531,7 +535,7 @@ BOOST_AUTO_TEST_CASE(more_than_2_to_the_31_elements_are_all_reached,
   const auto rows = tx::to(rows_host, gpu()), columns = tx::to(columns_host, gpu());
 
   tx::Array<tx::float16, 2> x(tx::make_dim(n, n), gpu());
-  BOOST_TEST((kernel_for(x, rows + columns) == GpuKernel::kStrided64));
+  BOOST_TEST((kernel_for(x, rows + columns) == GpuKernel::kStridedInBoxes));
   x = rows + columns;
   tx::Array<tx::float16, 2> y(tx::make_dim(n, n), gpu());
   BOOST_TEST((kernel_for(y, x * 2.0f) == GpuKernel::kDenseVector));

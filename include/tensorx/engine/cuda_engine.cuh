@@ -1,15 +1,16 @@
 // The CUDA engine: ONE kernel launch per assignment, on the stream the assignment ordered
-// (engine/gpu_stream.h). V is the count of the narrowest element the pass touches (destination or
-// operand) that fills 16 bytes. When the destination and every array operand are dense in the
-// iteration space, the dense kernel evaluates V consecutive elements per thread-step with 16-byte
-// accesses (one element per step where some pointer is not 16-byte aligned). When they all run
-// along the last axis with unit stride, or broadcast along it (a bias row, a column vector, a
-// scalar), and every row starts 16-byte aligned, the rows kernel does the same along each row:
-// `relu(x + bias)` keeps its 16-byte accesses. Anything else runs the strided kernel: each
-// element's multi-index is derived once from its flat index (32-bit multiply-shift division below
-// 2^31 elements, 64-bit division beyond) and the leaves multiply-add their strides. All are
-// grid-stride loops over at most one full wave of blocks (the device's multiprocessor count times
-// the kernel's resident blocks per multiprocessor).
+// (engine/gpu_stream.h), from two kernels. V is the count of the narrowest element the pass
+// touches (destination or operand) that fills 16 bytes. When the destination and every array
+// operand are dense in the iteration space, the dense kernel evaluates V consecutive elements per
+// thread-step with 16-byte accesses (one element per step where some pointer is not 16-byte
+// aligned). Otherwise the indexed kernel runs. When every operand runs along the last axis with
+// unit stride, or broadcasts along it (a bias row, a column vector, a scalar), and every row
+// starts 16-byte aligned, it does the same along each row: `relu(x + bias)` keeps its 16-byte
+// accesses. Anything else takes it one element per step: each element's multi-index is derived
+// once from its flat index (a 32-bit multiply-shift division per dimension) and the leaves
+// multiply-add their strides; past 2^31 elements, a launch per box of fewer keeps that 32-bit
+// arithmetic. All are grid-stride loops over at most one full wave of blocks (the device's
+// multiprocessor count times the kernel's resident blocks per multiprocessor).
 //
 // Included by engine/assign.h in CUDA translation units only. Those that hand __host__ __device__
 // lambdas to tx::map need nvcc's --extended-lambda, which tensorx::tensorx adds to CUDA sources.
@@ -29,6 +30,7 @@
 #include "tensorx/core/stats.h"
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/engine/cuda_launch.cuh"
+#include "tensorx/engine/index_boxes.h"
 #include "tensorx/engine/layout_facts.h"
 #include "tensorx/expr/exp.h"
 #include "tensorx/expr/plan_access.h"
@@ -65,112 +67,125 @@ __device__ TENSORX_FORCE_INLINE void save_element(T* target, C value) {
   *target = to_storage<T>(value);
 }
 
-/// Destination and leaves dense, every pointer aligned for LaneBlock<T, V>: elements i .. i + V - 1
-/// per thread-step, then the last count % V elements one per thread.
+/// Destination and leaves dense. With `vectors` (every pointer aligned for LaneBlock<T, V>):
+/// elements i .. i + V - 1 per thread-step, then the last count % V elements one per thread;
+/// without, one element per thread-step. The choice is the launch's, the same for every thread.
 template <class Saver, int V, class T, class Plan>
-__global__ void __launch_bounds__(kCudaThreads) dense_kernel(T* dst, Plan plan, index_t count) {
+__global__ void __launch_bounds__(kCudaThreads)
+    dense_kernel(T* dst, Plan plan, index_t count, bool vectors) {
   using C = compute_t<T>;
   const index_t first = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const index_t step = static_cast<index_t>(gridDim.x) * blockDim.x;
-  const index_t vectors = count / V;
-  for (index_t v = first; v < vectors; v += step) {
-    const index_t i = v * V;
-    Lanes<C, V> lanes = load_of<V>(plan, i);
-    if constexpr (Saver::reads_destination) {
-      const Lanes<C, V> current = load_lanes<C, V>(dst + i);
-      TENSORX_UNROLL
-      for (int k = 0; k < V; ++k) lanes[k] = Saver::apply(current[k], lanes[k]);
+  if constexpr (V > 1) {
+    if (vectors) {
+      const index_t full = count / V;
+      for (index_t v = first; v < full; v += step) {
+        const index_t i = v * V;
+        Lanes<C, V> lanes = load_of<V>(plan, i);
+        if constexpr (Saver::reads_destination) {
+          const Lanes<C, V> current = load_lanes<C, V>(dst + i);
+          TENSORX_UNROLL
+          for (int k = 0; k < V; ++k) lanes[k] = Saver::apply(current[k], lanes[k]);
+        }
+        store_lanes(dst + i, lanes);
+      }
+      const index_t rest = full * V + first;
+      if (rest < count) save_element<Saver>(dst + rest, plan.flat(rest));
+      return;
     }
-    store_lanes(dst + i, lanes);
   }
-  const index_t rest = vectors * V + first;
-  if (rest < count) save_element<Saver>(dst + rest, plan.flat(rest));
+  for (index_t i = first; i < count; i += step) save_element<Saver>(dst + i, plan.flat(i));
 }
 
-/// Destination and leaves with unit inner stride (or 0, broadcast along the row), rows a multiple
-/// of V long and starting 16-byte aligned: V elements of one row per thread-step; a leaf loads V
-/// elements at once, or one value for all of them where it is broadcast along the row.
+/// Any layout, over one box of the iteration space (engine/index_boxes.h) of fewer than 2^31
+/// elements, `space` its extents and `origin` its first multi-index. With `rows` (destination and
+/// leaves with unit inner stride or 0, broadcast along the row; rows a multiple of V long and
+/// starting 16-byte aligned; the box the whole space), V elements of one row per thread-step, a
+/// leaf loading V elements at once or one value for all of them. Without, one element per
+/// thread-step: its multi-index from its flat index, then one multiply-add per dimension for the
+/// destination and for each leaf. The choice is the launch's, the same for every thread.
 template <class Saver, int V, class T, int N, class Plan>
 __global__ void __launch_bounds__(kCudaThreads)
-    rows_kernel(T* dst, Dim<N> dst_strides, IndexSpace<N, FastDivider32> space, Plan plan,
-                std::uint32_t vectors) {
+    indexed_kernel(T* dst, Dim<N> dst_strides, IndexSpace<N, FastDivider32> space, Dim<N> origin,
+                   Plan plan, std::uint32_t steps, bool rows) {
   using C = compute_t<T>;
+  const std::uint32_t first = blockIdx.x * blockDim.x + threadIdx.x;
   const std::uint32_t step = gridDim.x * blockDim.x;
-  for (std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < vectors; v += step) {
-    const Dim<N> index = space.index_of(v * V);
-    T* const target = dst + linearize(index, dst_strides);
-    Lanes<C, V> lanes = load_at_of<V>(plan, index);
-    if constexpr (Saver::reads_destination) {
-      const Lanes<C, V> current = load_lanes<C, V>(target);
-      TENSORX_UNROLL
-      for (int k = 0; k < V; ++k) lanes[k] = Saver::apply(current[k], lanes[k]);
+  if constexpr (V > 1 && N > 0) {
+    if (rows) {
+      for (std::uint32_t v = first; v < steps; v += step) {
+        const Dim<N> index = space.index_of(v * V);
+        T* const target = dst + linearize(index, dst_strides);
+        Lanes<C, V> lanes = load_at_of<V>(plan, index);
+        if constexpr (Saver::reads_destination) {
+          const Lanes<C, V> current = load_lanes<C, V>(target);
+          TENSORX_UNROLL
+          for (int k = 0; k < V; ++k) lanes[k] = Saver::apply(current[k], lanes[k]);
+        }
+        store_lanes(target, lanes);
+      }
+      return;
     }
-    store_lanes(target, lanes);
   }
-}
-
-/// Any layout: the multi-index of each element once from its flat index, then one multiply-add
-/// per dimension for the destination and for each leaf.
-template <class Saver, class T, int N, class Plan, class Divider>
-__global__ void __launch_bounds__(kCudaThreads)
-    strided_kernel(T* dst, Dim<N> dst_strides, IndexSpace<N, Divider> space, Plan plan,
-                   typename Divider::index_type count) {
-  using Index = typename Divider::index_type;
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step) {
-    const Dim<N> index = space.index_of(i);
+  for (std::uint32_t i = first; i < steps; i += step) {
+    Dim<N> index = space.index_of(i);
+    if constexpr (N > 0) {
+      TENSORX_UNROLL
+      for (int d = 0; d < N; ++d) index.at(d) += origin.at(d);
+    }
     save_element<Saver>(dst + linearize(index, dst_strides), plan.at(index));
   }
 }
 
-/// Queues the dense kernel with V elements per thread-step on `stream` of dst's device, which
-/// must be current. Throws CudaError when the launch fails.
+/// The paths an assignment can run as: two kernels (each kernel costs a host stub, a launch
+/// function and a registration in every CUDA translation unit, so an assignment compiles no more
+/// of them than its paths need), chosen between at launch.
+enum class GpuKernel {
+  kDenseVector,    ///< dense, every pointer 16-byte aligned: V elements per thread-step
+  kDenseScalar,    ///< dense, some pointer not aligned: one element per thread-step
+  kRowsVector,     ///< unit or broadcast inner strides, aligned rows: V elements of a row per step
+  kStrided,        ///< any layout, fewer than 2^31 elements: one box, 32-bit index arithmetic
+  kStridedInBoxes  ///< any layout, 2^31 elements or more: a launch per box of fewer
+};
+
+/// Iteration spaces up to this many elements take one launch of the indexed kernel (its flat
+/// indices stay below 2^31, as FastDivider32 needs).
+constexpr index_t kMaxIndexedBox = std::numeric_limits<std::int32_t>::max();
+
+/// Queues the dense kernel with V elements per thread-step where `vectors` (one otherwise) on
+/// `stream` of dst's device, which must be current. Throws CudaError when the launch fails.
 template <class Saver, int V, class T, int N, class Plan>
-void launch_dense(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
+void launch_dense(const Array<T, N>& dst, const Plan& plan, StreamHandle stream, bool vectors) {
   const auto kernel = dense_kernel<Saver, V, T, Plan>;
   // Asked once per kernel, on the device of its first launch.
   static const int resident = resident_blocks(reinterpret_cast<const void*>(kernel));
   const index_t count = dst.numel();
-  kernel<<<grid_size(count / V, device_of(dst.place()), resident), kCudaThreads, 0, stream>>>(
-      dst.data(), plan, count);
+  const index_t steps = vectors ? count / V : count;
+  kernel<<<grid_size(steps, device_of(dst.place()), resident), kCudaThreads, 0, stream>>>(
+      dst.data(), plan, count, vectors);
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
-/// Queues the rows kernel with V elements per thread-step on `stream` of dst's device, which must
-/// be current. Throws CudaError when the launch fails.
+/// Queues the indexed kernel, V elements of a row per thread-step where `rows` (dst then has at
+/// most `box_limit` elements), one element per thread-step otherwise, a launch per box of at most
+/// `box_limit` elements (at most kMaxIndexedBox: the tests ask for smaller boxes), on `stream` of
+/// dst's device, which must be current. Throws CudaError when a launch fails.
 template <class Saver, int V, class T, int N, class Plan>
-void launch_rows(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
-  const auto kernel = rows_kernel<Saver, V, T, N, Plan>;
+void launch_indexed(const Array<T, N>& dst, const Plan& plan, StreamHandle stream, bool rows,
+                    index_t box_limit = kMaxIndexedBox) {
+  const auto kernel = indexed_kernel<Saver, V, T, N, Plan>;
   static const int resident = resident_blocks(reinterpret_cast<const void*>(kernel));
-  const index_t vectors = dst.numel() / V;
-  kernel<<<grid_size(vectors, device_of(dst.place()), resident), kCudaThreads, 0, stream>>>(
-      dst.data(), dst.strides(), IndexSpace<N, FastDivider32>(dst.dims()), plan,
-      static_cast<std::uint32_t>(vectors));
-  TENSORX_CUDA_CHECK(cudaGetLastError());
+  const int device = device_of(dst.place());
+  IndexBoxes<N> boxes(dst.dims(), box_limit);
+  Dim<N> origin, box;
+  while (boxes.next(origin, box)) {
+    const index_t steps = rows ? product(box) / V : product(box);
+    kernel<<<grid_size(steps, device, resident), kCudaThreads, 0, stream>>>(
+        dst.data(), dst.strides(), IndexSpace<N, FastDivider32>(box), origin, plan,
+        static_cast<std::uint32_t>(steps), rows);
+    TENSORX_CUDA_CHECK(cudaGetLastError());
+  }
 }
-
-/// Queues the strided kernel with Divider's index arithmetic (FastDivider32 needs fewer than 2^31
-/// elements) on `stream` of dst's device, which must be current. Throws CudaError when the launch
-/// fails.
-template <class Saver, class Divider, class T, int N, class Plan>
-void launch_strided(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
-  const auto kernel = strided_kernel<Saver, T, N, Plan, Divider>;
-  static const int resident = resident_blocks(reinterpret_cast<const void*>(kernel));
-  const index_t count = dst.numel();
-  kernel<<<grid_size(count, device_of(dst.place()), resident), kCudaThreads, 0, stream>>>(
-      dst.data(), dst.strides(), IndexSpace<N, Divider>(dst.dims()), plan,
-      static_cast<typename Divider::index_type>(count));
-  TENSORX_CUDA_CHECK(cudaGetLastError());
-}
-
-/// The kernels an assignment can run as.
-enum class GpuKernel {
-  kDenseVector,  ///< dense, every pointer 16-byte aligned: V elements per thread-step
-  kDenseScalar,  ///< dense, some pointer not aligned: one element per thread-step
-  kRowsVector,   ///< unit or broadcast inner strides, aligned rows: V elements of a row per step
-  kStrided32,    ///< any layout, fewer than 2^31 elements: 32-bit index arithmetic
-  kStrided64     ///< any layout, 2^31 elements or more: 64-bit index arithmetic
-};
 
 /// True when an array of `element_size` bytes laid over `dims` with `strides` suits the rows
 /// kernel: broadcast along the last axis (any address), or unit inner stride with every row
@@ -187,7 +202,7 @@ bool has_aligned_rows(const void* data, const Dim<N>& dims, const Dim<N>& stride
   return true;
 }
 
-/// The kernel that evaluates `plan` into `dst` (a host-side decision on pointers and strides).
+/// The path that evaluates `plan` into `dst` (a host-side decision on pointers and strides).
 template <class T, int N, class Plan>
 GpuKernel choose_kernel(const Array<T, N>& dst, const Plan& plan) {
   LayoutFacts<N> facts;
@@ -206,31 +221,26 @@ GpuKernel choose_kernel(const Array<T, N>& dst, const Plan& plan) {
     }
   });
   if (facts.dense) return aligned ? GpuKernel::kDenseVector : GpuKernel::kDenseScalar;
-  const bool small = dst.numel() <= std::numeric_limits<std::int32_t>::max();
+  const bool small = dst.numel() <= kMaxIndexedBox;
   if (N > 0 && rows && small) return GpuKernel::kRowsVector;
-  return small ? GpuKernel::kStrided32 : GpuKernel::kStrided64;
+  return small ? GpuKernel::kStrided : GpuKernel::kStridedInBoxes;
 }
 
 /// Runs one pass evaluating `plan` into the GPU array `dst` (not empty) with `Saver`: one kernel
-/// on `stream` of dst's device. Throws CudaError when the launch fails.
+/// on `stream` of dst's device (one per box of 2^31 elements past them). Throws CudaError when
+/// the launch fails.
 template <class Saver, class T, int N, class Plan>
 void run_gpu(CudaTranslationUnit, Saver, const Array<T, N>& dst, const Plan& plan,
              StreamHandle stream) {
   const int device = device_of(dst.place());
   cuda::DeviceGuard guard(device);
   stats::record_pass();
-  switch (choose_kernel(dst, plan)) {
-    case GpuKernel::kDenseVector:
-      return launch_dense<Saver, kPassWidth<T, Plan>>(dst, plan, stream);
-    case GpuKernel::kDenseScalar:
-      return launch_dense<Saver, 1>(dst, plan, stream);
-    case GpuKernel::kRowsVector:
-      if constexpr (N > 0) return launch_rows<Saver, kPassWidth<T, Plan>>(dst, plan, stream);
-      return;
-    case GpuKernel::kStrided32:
-      return launch_strided<Saver, FastDivider32>(dst, plan, stream);
-    case GpuKernel::kStrided64:
-      return launch_strided<Saver, Divider64>(dst, plan, stream);
+  constexpr int V = kPassWidth<T, Plan>;
+  const GpuKernel path = choose_kernel(dst, plan);
+  if (path == GpuKernel::kDenseVector || path == GpuKernel::kDenseScalar) {
+    launch_dense<Saver, V>(dst, plan, stream, path == GpuKernel::kDenseVector);
+  } else {
+    launch_indexed<Saver, V>(dst, plan, stream, path == GpuKernel::kRowsVector);
   }
 }
 

@@ -116,8 +116,8 @@ inline int multiprocessor_count(int device) {
 
 /// Blocks of `kernel` (launched with kCudaThreads threads) resident on one multiprocessor at once.
 /// The kernel comes as the runtime API's untyped entry, so that one function serves every kernel
-/// (the typed overload of cuda_runtime.h is a template per kernel type, compiled for each of the
-/// five kernels of every assignment).
+/// (the typed overload of cuda_runtime.h is a template per kernel type, compiled for each kernel
+/// of every assignment).
 inline int resident_blocks(const void* kernel) {
   int blocks = 0;
   TENSORX_CUDA_CHECK(
