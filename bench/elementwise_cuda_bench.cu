@@ -4,8 +4,9 @@
 // L2 cache) and reports GB_per_s and fraction_of_copy (its bandwidth over the copy's, measured
 // once at start-up in the same process). Each iteration is one assignment timed with CUDA events
 // on the stream tensorx runs on. bias_relu and column_scale broadcast a row or a column vector
-// over the matrix (the rows kernel, 16-byte accesses along each row). The peers (PyTorch eager
-// and torch.compile) are timed on the same expressions and sizes by bench/torch_elementwise.py.
+// over the matrix (the indexed kernel along rows, 16-byte accesses along each row). The peers
+// (PyTorch eager and torch.compile) are timed on the same expressions and sizes by
+// bench/torch_elementwise.py.
 //   bench_elementwise_cuda --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <string>
 

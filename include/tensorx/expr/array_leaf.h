@@ -51,7 +51,7 @@ struct LeafPlan {
     return load_lanes<compute_t<T>, V>(data + i);
   }
   /// Elements index .. index + V - 1 along the last axis (N >= 1): V loaded at once where the inner
-  /// stride is 1 (the address 16-byte aligned, as the rows kernel checks), one value for all lanes
+  /// stride is 1 (the address 16-byte aligned, as the rows path checks), one value for all lanes
   /// where it is 0 (broadcast along the row).
   template <int V>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<compute_t<T>, V> load_at(

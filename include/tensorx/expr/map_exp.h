@@ -98,7 +98,7 @@ struct MapPlanOver<R, F, std::index_sequence<I...>, Children...> {
     const auto operands = make_plan_pack(load_of<V>(pack_get<I>(children), i)...);
     return apply_lanes<V>(operands);
   }
-  /// V elements along the last axis from `index` (the CUDA rows kernel).
+  /// V elements along the last axis from `index` (the CUDA indexed kernel along rows).
   template <int V, int N>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<result_type, V> load_at(
       const Dim<N>& index) const {

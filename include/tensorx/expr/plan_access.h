@@ -143,7 +143,8 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<plan_value_t<Plan>, V> load_of(co
 }
 
 /// Elements index, index + (0, .., 0, 1), .., index + (0, .., 0, V - 1) of a plan (V consecutive
-/// elements along the last axis, rank N >= 1) as lanes of its compute type: the CUDA rows kernel.
+/// elements along the last axis, rank N >= 1) as lanes of its compute type: the CUDA indexed kernel
+/// along rows.
 template <int V, class Plan, int N>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<plan_value_t<Plan>, V> load_at_of(
     const Plan& plan, const Dim<N>& index) {
