@@ -141,11 +141,10 @@ __global__ void __launch_bounds__(kCudaThreads)
 /// function and a registration in every CUDA translation unit, so an assignment compiles no more
 /// of them than its paths need), chosen between at launch.
 enum class GpuKernel {
-  kDenseVector,    ///< dense, every pointer 16-byte aligned: V elements per thread-step
-  kDenseScalar,    ///< dense, some pointer not aligned: one element per thread-step
-  kRowsVector,     ///< unit or broadcast inner strides, aligned rows: V elements of a row per step
-  kStrided,        ///< any layout, fewer than 2^31 elements: one box, 32-bit index arithmetic
-  kStridedInBoxes  ///< any layout, 2^31 elements or more: a launch per box of fewer
+  kDenseVector,  ///< dense, every pointer 16-byte aligned: V elements per thread-step
+  kDenseScalar,  ///< dense, some pointer not aligned: one element per thread-step
+  kRowsVector,   ///< unit or broadcast inner strides, aligned rows: V elements of a row per step
+  kStrided       ///< any layout: one element per thread-step, a launch per box of fewer than 2^31
 };
 
 /// Iteration spaces up to this many elements take one launch of the indexed kernel (its flat
@@ -221,9 +220,9 @@ GpuKernel choose_kernel(const Array<T, N>& dst, const Plan& plan) {
     }
   });
   if (facts.dense) return aligned ? GpuKernel::kDenseVector : GpuKernel::kDenseScalar;
-  const bool small = dst.numel() <= kMaxIndexedBox;
-  if (N > 0 && rows && small) return GpuKernel::kRowsVector;
-  return small ? GpuKernel::kStrided : GpuKernel::kStridedInBoxes;
+  // Rows run in one box: past kMaxIndexedBox elements the strided path cuts the space.
+  if (N > 0 && rows && dst.numel() <= kMaxIndexedBox) return GpuKernel::kRowsVector;
+  return GpuKernel::kStrided;
 }
 
 /// Runs one pass evaluating `plan` into the GPU array `dst` (not empty) with `Saver`: one kernel

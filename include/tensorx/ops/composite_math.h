@@ -45,7 +45,7 @@ TENSORX_FORCE_INLINE xsimd::batch<float, A> logistic(const xsimd::batch<float, A
   using I = xsimd::batch<std::int32_t, A>;
   const B clamped = xsimd::min(B(88.0f), xsimd::max(B(-89.0f), x));
   // k rounded to nearest by adding 1.5 * 2^23: the sum's low significand bits are the integer
-  // k + 127, which is 2^k's biased exponent, in [0, 255]. Both sums are exact.
+  // k + 127, which is 2^k's biased exponent, in [0, 255]. Taking the shifter off again is exact.
   const B shifter(12583039.0f);  // 1.5 * 2^23 + 127
   const B biased = xsimd::fnma(clamped, B(1.44269504088896341f), shifter);
   const B k = biased - shifter;
