@@ -198,15 +198,17 @@ BOOST_AUTO_TEST_CASE(bias_rows_and_columns_against_aligned_rows_run_the_rows_ker
   BOOST_TEST((kernel_for(c, x + longer.slice(1, 9)) == GpuKernel::kStrided));
 }
 
-BOOST_AUTO_TEST_CASE(iteration_spaces_of_2_to_the_31_elements_run_in_boxes) {
-  // One element stretched over 2^16 x 2^15 = 2^31 elements, and one fewer.
-  tx::Array<float, 1> one(tx::make_dim(1));
-  const tx::Array<float, 2> big(one.buffer(), tx::make_dim(1 << 16, 1 << 15), tx::make_dim(0, 0),
+BOOST_AUTO_TEST_CASE(rows_of_2_to_the_31_elements_run_the_strided_kernel_in_boxes) {
+  // The rows kernel runs in one box, so a row layout of 2^16 x 2^15 = 2^31 elements takes the
+  // strided kernel, which cuts the space; one row fewer still takes the rows kernel. Each array
+  // is one row of 2^15 floats repeated (row stride 0), so nothing of 2^31 elements is allocated.
+  tx::Array<float, 1> row(tx::make_dim(1 << 15)), one(tx::make_dim(1));
+  const tx::Array<float, 2> big(row.buffer(), tx::make_dim(1 << 16, 1 << 15), tx::make_dim(0, 1),
                                 0);
-  BOOST_TEST((kernel_for(big, big + one) == GpuKernel::kStridedInBoxes));
-  const tx::Array<float, 2> below(one.buffer(), tx::make_dim(1, (index_t{1} << 31) - 1),
-                                  tx::make_dim(0, 0), 0);
-  BOOST_TEST((kernel_for(below, below + one) == GpuKernel::kStrided));
+  BOOST_TEST((kernel_for(big, big + one) == GpuKernel::kStrided));
+  const tx::Array<float, 2> below(row.buffer(), tx::make_dim((1 << 16) - 1, 1 << 15),
+                                  tx::make_dim(0, 1), 0);
+  BOOST_TEST((kernel_for(below, below + one) == GpuKernel::kRowsVector));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -535,7 +537,7 @@ BOOST_AUTO_TEST_CASE(more_than_2_to_the_31_elements_are_all_reached,
   const auto rows = tx::to(rows_host, gpu()), columns = tx::to(columns_host, gpu());
 
   tx::Array<tx::float16, 2> x(tx::make_dim(n, n), gpu());
-  BOOST_TEST((kernel_for(x, rows + columns) == GpuKernel::kStridedInBoxes));
+  BOOST_TEST((kernel_for(x, rows + columns) == GpuKernel::kStrided));
   x = rows + columns;
   tx::Array<tx::float16, 2> y(tx::make_dim(n, n), gpu());
   BOOST_TEST((kernel_for(y, x * 2.0f) == GpuKernel::kDenseVector));
