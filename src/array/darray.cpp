@@ -13,6 +13,12 @@
 
 namespace tensorx {
 
+DArray::DArray(const DArray& other) = default;
+DArray::DArray(DArray&& other) noexcept = default;
+DArray& DArray::operator=(const DArray& other) = default;
+DArray& DArray::operator=(DArray&& other) noexcept = default;
+DArray::~DArray() = default;
+
 DataType dtype(const DArray& x) {
   return visit(
       [](auto& a) { return data_type_of<typename std::decay_t<decltype(a)>::value_type>(); }, x);

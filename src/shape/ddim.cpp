@@ -47,6 +47,12 @@ DDim ddim_from_extents(const index_t* values, std::size_t rank,
 
 }  // namespace
 
+DDim::DDim(const DDim& other) = default;
+DDim::DDim(DDim&& other) noexcept = default;
+DDim& DDim::operator=(const DDim& other) = default;
+DDim& DDim::operator=(DDim&& other) noexcept = default;
+DDim::~DDim() = default;
+
 index_t& DDim::operator[](int i) {
   check_index(*this, i);
   return boost::apply_visitor([i](auto& d) -> index_t& { return d.at(i); }, *this);

@@ -2,6 +2,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <sstream>
+#include <type_traits>
+#include <utility>
 
 #include <tensorx/array/darray.h>
 #include <tensorx/array/darray_ops.h>
@@ -93,6 +95,26 @@ BOOST_AUTO_TEST_CASE(an_array_converts_to_a_darray_that_shares_its_buffer) {
   std::ostringstream printed;
   printed << x;
   BOOST_TEST(printed.str() == "DArray<float16, (1, 2, 3, 4)> on CpuPlace");
+}
+
+BOOST_AUTO_TEST_CASE(copies_and_moves_rebind_the_handle_and_keep_the_typed_array) {
+  // DArray's copy, move and assignment are compiled in libtensorx: each keeps the element type,
+  // rank and buffer, and assignment replaces an alternative of another type and rank.
+  static_assert(std::is_nothrow_move_constructible_v<tx::DArray>);
+  static_assert(std::is_nothrow_move_assignable_v<tx::DArray>);
+  tx::Array<double, 3> a(tx::make_dim(2, 3, 4));
+  tx::Array<std::int32_t, 1> b(tx::make_dim(5));
+  const tx::DArray x = a;
+  tx::DArray copy = x;
+  BOOST_TEST((copy.as<double, 3>().data() == a.data()));
+  tx::DArray moved = std::move(copy);
+  BOOST_TEST((moved.as<double, 3>().data() == a.data()));
+  tx::DArray assigned = b;
+  assigned = x;
+  BOOST_TEST((assigned.as<double, 3>().data() == a.data()));
+  assigned = tx::DArray(b);
+  BOOST_TEST((assigned.as<std::int32_t, 1>().data() == b.data()));
+  BOOST_TEST(tx::dims(x) == tx::make_ddim({2, 3, 4}));
 }
 
 BOOST_AUTO_TEST_CASE(global_ops_dispatch_on_type_and_rank) {

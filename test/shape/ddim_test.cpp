@@ -153,6 +153,24 @@ BOOST_AUTO_TEST_CASE(default_ddim_is_the_empty_rank_1_extent) {
   BOOST_TEST(to_string(dd) == "(0)");
 }
 
+BOOST_AUTO_TEST_CASE(copies_and_moves_keep_rank_and_extents_and_stay_independent) {
+  // DDim's copy, move and assignment are compiled in libtensorx; a copy is a value of its own.
+  static_assert(std::is_nothrow_move_constructible_v<tx::DDim>);
+  static_assert(std::is_nothrow_move_assignable_v<tx::DDim>);
+  const tx::DDim d3 = tx::make_ddim({2, 3, 4});
+  tx::DDim copy = d3;
+  copy[0] = 7;
+  BOOST_TEST((d3 == tx::make_dim(2, 3, 4)));
+  BOOST_TEST((copy == tx::make_dim(7, 3, 4)));
+  tx::DDim moved = std::move(copy);
+  BOOST_TEST((moved == tx::make_dim(7, 3, 4)));
+  tx::DDim assigned = tx::make_ddim({1, 1, 1, 1, 1, 1, 1, 1, 9});
+  assigned = d3;
+  BOOST_TEST((assigned == tx::make_dim(2, 3, 4)));
+  assigned = tx::make_ddim({5});
+  BOOST_TEST((assigned == tx::make_dim(5)));
+}
+
 BOOST_AUTO_TEST_CASE(indexing_writes_through) {
   tx::DDim dd = tx::make_ddim({2, 3});
   dd[1] = 5;

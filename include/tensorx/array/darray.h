@@ -77,6 +77,15 @@ class DArray : public DArrayVariant {
 
   /// An unallocated Array<float, 1>.
   DArray() = default;
+  // Copies, moves and destruction are compiled once, in libtensorx (src/array/darray.cpp): declared
+  // implicitly, each would make every translation unit that includes this header resolve the
+  // variant's constructor overloads (Boost's test of whether a variant converts to each of its 24
+  // alternatives), about half of the header's compile time.
+  DArray(const DArray& other);
+  DArray(DArray&& other) noexcept;
+  DArray& operator=(const DArray& other);
+  DArray& operator=(DArray&& other) noexcept;
+  ~DArray();
 
   /// Any Array of a DArray element type and rank converts implicitly.
   template <class T, int N>

@@ -32,6 +32,15 @@ class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6
       boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6>, Dim<7>, Dim<8>, Dim<9>>;
 
   DDim() = default;
+  // Copies, moves and destruction are compiled once, in libtensorx (src/shape/ddim.cpp): declared
+  // implicitly, each would make every translation unit that includes this header resolve the
+  // variant's constructor overloads (Boost's test of whether a variant converts to each of its
+  // nine alternatives).
+  DDim(const DDim& other);
+  DDim(DDim&& other) noexcept;
+  DDim& operator=(const DDim& other);
+  DDim& operator=(DDim&& other) noexcept;
+  ~DDim();
 
   /// Any Dim<1>..Dim<9> converts implicitly, as in Majel: DDim dd = make_dim(2, 3);
   template <int N>
