@@ -33,9 +33,9 @@ class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6
 
   DDim() = default;
   // Copies, moves and destruction are compiled once, in libtensorx (src/shape/ddim.cpp): declared
-  // implicitly, each would make every translation unit that includes this header resolve the
-  // variant's constructor overloads (Boost's test of whether a variant converts to each of its
-  // nine alternatives).
+  // implicitly, they made clang and nvcc's front end resolve the variant's constructor overloads
+  // (Boost's test of whether a variant converts to each of its nine alternatives) in every
+  // translation unit that includes this header.
   DDim(const DDim& other);
   DDim(DDim&& other) noexcept;
   DDim& operator=(const DDim& other);
