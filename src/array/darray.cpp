@@ -1,6 +1,8 @@
 // The DArray operations that are the same in every program: each visits the 24 typed arrays a
 // DArray may hold, so compiling them here once, instead of in every translation unit that includes
 // tensorx, takes most of the cost of the public header away (the compile-time issue measured it).
+// DArray is BasicDArray<void> (array/darray.h says why): its members and the function templates
+// enabled for it alone are defined here and explicitly instantiated for it.
 #include "tensorx/array/darray.h"
 
 #include <cstdint>
@@ -13,38 +15,89 @@
 
 namespace tensorx {
 
-DArray::DArray(const DArray& other) = default;
-DArray::DArray(DArray&& other) noexcept = default;
-DArray& DArray::operator=(const DArray& other) = default;
-DArray& DArray::operator=(DArray&& other) noexcept = default;
-DArray::~DArray() = default;
+// Written out (g++ 12 refuses an out-of-class `= default` on a class template's members), each
+// the variant's own: the casts keep Boost's converting templates, which would take a DArray
+// argument as a value to convert, out of the overload set.
+template <class Lazy>
+BasicDArray<Lazy>::BasicDArray(const BasicDArray& other)
+    : Variant(static_cast<const Variant&>(other)) {}
+template <class Lazy>
+BasicDArray<Lazy>::BasicDArray(BasicDArray&& other) noexcept
+    : Variant(static_cast<Variant&&>(other)) {}
+template <class Lazy>
+BasicDArray<Lazy>& BasicDArray<Lazy>::operator=(const BasicDArray& other) {
+  Variant::operator=(static_cast<const Variant&>(other));
+  return *this;
+}
+template <class Lazy>
+BasicDArray<Lazy>& BasicDArray<Lazy>::operator=(BasicDArray&& other) noexcept {
+  Variant::operator=(static_cast<Variant&&>(other));
+  return *this;
+}
+template <class Lazy>
+BasicDArray<Lazy>::~BasicDArray() {}
 
-DataType dtype(const DArray& x) {
+template <class Lazy>
+typename BasicDArray<Lazy>::Element BasicDArray<Lazy>::operator[](const DDim& index) const {
+  return Element(*this, index);
+}
+
+template <class Lazy>
+BasicDArray<Lazy>::Element::Element(BasicDArray array, DDim index)
+    : array_(std::move(array)), index_(std::move(index)) {}
+
+template <class Lazy>
+typename BasicDArray<Lazy>::Element& BasicDArray<Lazy>::Element::operator=(const Element& other) {
+  if (is_integer(dtype(other.array_))) {
+    detail::set_element(array_, index_, detail::element_as_int64(other.array_, other.index_));
+  } else {
+    detail::set_element(array_, index_, detail::element_as_double(other.array_, other.index_));
+  }
+  return *this;
+}
+
+template DArray::BasicDArray(const DArray&);
+template DArray::BasicDArray(DArray&&) noexcept;
+template DArray& DArray::operator=(const DArray&);
+template DArray& DArray::operator=(DArray&&) noexcept;
+template DArray::~BasicDArray();
+template DArray::Element DArray::operator[](const DDim&) const;
+template DArray::Element::Element(DArray, DDim);
+template DArray::Element& DArray::Element::operator=(const Element&);
+
+template <class X, detail::if_darray<X>>
+DataType dtype(const X& x) {
   return visit(
       [](auto& a) { return data_type_of<typename std::decay_t<decltype(a)>::value_type>(); }, x);
 }
 
-int rank(const DArray& x) {
+template <class X, detail::if_darray<X>>
+int rank(const X& x) {
   return visit([](auto& a) { return std::decay_t<decltype(a)>::rank; }, x);
 }
 
-DDim dims(const DArray& x) {
+template <class X, detail::if_darray<X>>
+DDim dims(const X& x) {
   return visit([](auto& a) { return DDim(a.dims()); }, x);
 }
 
-Place place(const DArray& x) {
+template <class X, detail::if_darray<X>>
+Place place(const X& x) {
   return visit([](auto& a) { return a.place(); }, x);
 }
 
-index_t numel(const DArray& x) {
+template <class X, detail::if_darray<X>>
+index_t numel(const X& x) {
   return visit([](auto& a) { return a.numel(); }, x);
 }
 
-std::ostream& operator<<(std::ostream& out, const DArray& x) {
+template <class X, detail::if_darray<X>>
+std::ostream& operator<<(std::ostream& out, const X& x) {
   return out << "DArray<" << name(dtype(x)) << ", " << dims(x) << "> on " << place(x);
 }
 
-DArray reshape(const DArray& x, const DDim& dims) {
+template <class X, detail::if_darray<X>>
+DArray reshape(const X& x, const DDim& dims) {
   return visit(
       [&](auto& a) {
         return detail::darray_rank_switch(
@@ -53,29 +106,25 @@ DArray reshape(const DArray& x, const DDim& dims) {
       x);
 }
 
-void copy(const DArray& dst, const DArray& src) {
+template <class X, detail::if_darray<X>>
+void copy(const X& dst, const X& src) {
   visit([](auto& d, auto& s) { copy(d, s); }, dst, src);
 }
 
-DArray to(const DArray& x, const Place& place) {
+template <class X, detail::if_darray<X>>
+DArray to(const X& x, const Place& place) {
   return visit([&](auto& a) { return DArray(to(a, place)); }, x);
 }
 
-DArray::Element DArray::operator[](const DDim& index) const {
-  return Element(*this, index);
-}
-
-DArray::Element::Element(DArray array, DDim index)
-    : array_(std::move(array)), index_(std::move(index)) {}
-
-DArray::Element& DArray::Element::operator=(const Element& other) {
-  if (is_integer(dtype(other.array_))) {
-    detail::set_element(array_, index_, detail::element_as_int64(other.array_, other.index_));
-  } else {
-    detail::set_element(array_, index_, detail::element_as_double(other.array_, other.index_));
-  }
-  return *this;
-}
+template DataType dtype(const DArray&);
+template int rank(const DArray&);
+template DDim dims(const DArray&);
+template Place place(const DArray&);
+template index_t numel(const DArray&);
+template std::ostream& operator<<(std::ostream&, const DArray&);
+template DArray reshape(const DArray&, const DDim&);
+template void copy(const DArray&, const DArray&);
+template DArray to(const DArray&, const Place&);
 
 namespace detail {
 

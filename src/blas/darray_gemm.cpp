@@ -31,18 +31,23 @@ auto darray_matrix_ref(const DArray& x, const char* operand, const char* operati
 }  // namespace
 }  // namespace detail
 
-void gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b, double beta,
-          const DArray& c) {
+template <class X, detail::if_darray<X>>
+void gemm(Trans trans_a, Trans trans_b, double alpha, const X& a, const X& b, double beta,
+          const X& c) {
   detail::gemm(trans_a, trans_b, alpha, detail::darray_matrix_ref<2>(a, "A", "gemm"),
                detail::darray_matrix_ref<2>(b, "B", "gemm"), beta,
                detail::darray_matrix_ref<2>(c, "C", "gemm"));
 }
 
-void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b,
-                double beta, const DArray& c) {
+template <class X, detail::if_darray<X>>
+void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const X& a, const X& b, double beta,
+                const X& c) {
   detail::batch_gemm(trans_a, trans_b, alpha, detail::darray_matrix_ref<3>(a, "A", "batch_gemm"),
                      detail::darray_matrix_ref<3>(b, "B", "batch_gemm"), beta,
                      detail::darray_matrix_ref<3>(c, "C", "batch_gemm"));
 }
+
+template void gemm(Trans, Trans, double, const DArray&, const DArray&, double, const DArray&);
+template void batch_gemm(Trans, Trans, double, const DArray&, const DArray&, double, const DArray&);
 
 }  // namespace tensorx

@@ -57,4 +57,11 @@ DLManagedTensorVersioned* export_dlpack(const ErasedArray& array) {
 }
 
 }  // namespace detail
+
+template <class X, detail::if_darray<X>>
+DLManagedTensorVersioned* to_dlpack(const X& array) {
+  return detail::export_dlpack(detail::erase(array));
+}
+template DLManagedTensorVersioned* to_dlpack(const DArray& array);
+
 }  // namespace tensorx

@@ -167,5 +167,24 @@ ErasedArray adopt_dlpack(DLManagedTensor* tensor, const DLPackImport& import) {
   return adopt(tensor, import);
 }
 
+namespace {
+
+template <class Managed>
+DArray import_darray(Managed* tensor) {
+  const DLPackImport import = describe_dlpack(tensor);
+  check_darray_rank(import.array, kImportSource, "tx::from_dlpack<T, N>");
+  return darray_view(adopt_dlpack(tensor, import));
+}
+
+}  // namespace
 }  // namespace detail
+
+DArray from_dlpack(DLManagedTensorVersioned* tensor) {
+  return detail::import_darray(tensor);
+}
+
+DArray from_dlpack(DLManagedTensor* tensor) {
+  return detail::import_darray(tensor);
+}
+
 }  // namespace tensorx

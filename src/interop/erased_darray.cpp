@@ -6,9 +6,11 @@
 namespace tensorx {
 namespace detail {
 
-ErasedArray erase(const DArray& array) {
+template <class X, if_darray<X>>
+ErasedArray erase(const X& array) {
   return visit([](auto& typed) { return erase(typed); }, array);
 }
+template ErasedArray erase(const DArray& array);
 
 DArray darray_view(const ErasedArray& erased) {
   return type_switch(erased.type, [&](auto tag) {

@@ -162,4 +162,11 @@ NpyHeader npy_header(const std::string& path) {
   return detail::NpyReader(file, path).header();
 }
 
+DArray load_npy(const std::string& path) {
+  std::ifstream file = detail::open_npy(path);
+  detail::NpyReader reader(file, path);
+  detail::check_darray_rank(reader.layout(), reader.quoted_path(), "tx::load_npy<T, N>");
+  return detail::darray_view(reader.read_data());
+}
+
 }  // namespace tensorx

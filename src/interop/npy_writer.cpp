@@ -107,4 +107,11 @@ void write_npy_file(const std::string& path, const ErasedArray& array) {
 }
 
 }  // namespace detail
+
+template <class X, detail::if_darray<X>>
+void save_npy(const std::string& path, const X& array) {
+  detail::write_npy_file(path, detail::erase(array));
+}
+template void save_npy(const std::string& path, const DArray& array);
+
 }  // namespace tensorx

@@ -7,8 +7,11 @@
 
 namespace tensorx {
 
-const LabelledDArray& LabelledDArray::operator=(const LabelledDArray& rhs) const {
+template <class Lazy>
+const BasicLabelledDArray<Lazy>& BasicLabelledDArray<Lazy>::operator=(
+    const BasicLabelledDArray& rhs) const {
   return assign<saver::write, detail::ThisTranslationUnit>(rhs);
 }
+template class BasicLabelledDArray<void>;
 
 }  // namespace tensorx

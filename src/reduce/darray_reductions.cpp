@@ -78,78 +78,117 @@ unsigned all_axes(const DArray& x) {
 }  // namespace detail
 
 /// The sum of x over every axis, or over `axes`; tx::keepdims keeps them with extent 1.
-DArray sum(const DArray& x) {
+template <class X, detail::if_darray<X>>
+DArray sum(const X& x) {
   return detail::reduce_darray<op::sum_reducer>(x, detail::all_axes(x), false);
 }
-DArray sum(const DArray& x, const std::vector<int>& axes) {
+template <class X, detail::if_darray<X>>
+DArray sum(const X& x, const std::vector<int>& axes) {
   return detail::reduce_darray<op::sum_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
-DArray sum(const DArray& x, const std::vector<int>& axes, KeepDims) {
+template <class X, detail::if_darray<X>>
+DArray sum(const X& x, const std::vector<int>& axes, KeepDims) {
   return detail::reduce_darray<op::sum_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
 /// The mean of x (floating-point elements; TypeError for integers), NaN over no elements.
-DArray mean(const DArray& x) {
+template <class X, detail::if_darray<X>>
+DArray mean(const X& x) {
   return detail::reduce_darray<op::mean_reducer>(x, detail::all_axes(x), false);
 }
-DArray mean(const DArray& x, const std::vector<int>& axes) {
+template <class X, detail::if_darray<X>>
+DArray mean(const X& x, const std::vector<int>& axes) {
   return detail::reduce_darray<op::mean_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
-DArray mean(const DArray& x, const std::vector<int>& axes, KeepDims) {
+template <class X, detail::if_darray<X>>
+DArray mean(const X& x, const std::vector<int>& axes, KeepDims) {
   return detail::reduce_darray<op::mean_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
 /// The largest element (NaN if any is NaN); ShapeError over no elements.
-DArray max(const DArray& x) {
+template <class X, detail::if_darray<X>>
+DArray max(const X& x) {
   return detail::reduce_darray<op::max_reducer>(x, detail::all_axes(x), false);
 }
-DArray max(const DArray& x, const std::vector<int>& axes) {
+template <class X, detail::if_darray<X>>
+DArray max(const X& x, const std::vector<int>& axes) {
   return detail::reduce_darray<op::max_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
-DArray max(const DArray& x, const std::vector<int>& axes, KeepDims) {
+template <class X, detail::if_darray<X>>
+DArray max(const X& x, const std::vector<int>& axes, KeepDims) {
   return detail::reduce_darray<op::max_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
 /// The smallest element (NaN if any is NaN); ShapeError over no elements.
-DArray min(const DArray& x) {
+template <class X, detail::if_darray<X>>
+DArray min(const X& x) {
   return detail::reduce_darray<op::min_reducer>(x, detail::all_axes(x), false);
 }
-DArray min(const DArray& x, const std::vector<int>& axes) {
+template <class X, detail::if_darray<X>>
+DArray min(const X& x, const std::vector<int>& axes) {
   return detail::reduce_darray<op::min_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
-DArray min(const DArray& x, const std::vector<int>& axes, KeepDims) {
+template <class X, detail::if_darray<X>>
+DArray min(const X& x, const std::vector<int>& axes, KeepDims) {
   return detail::reduce_darray<op::min_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
 /// The product of the elements (1 over none).
-DArray prod(const DArray& x) {
+template <class X, detail::if_darray<X>>
+DArray prod(const X& x) {
   return detail::reduce_darray<op::prod_reducer>(x, detail::all_axes(x), false);
 }
-DArray prod(const DArray& x, const std::vector<int>& axes) {
+template <class X, detail::if_darray<X>>
+DArray prod(const X& x, const std::vector<int>& axes) {
   return detail::reduce_darray<op::prod_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
-DArray prod(const DArray& x, const std::vector<int>& axes, KeepDims) {
+template <class X, detail::if_darray<X>>
+DArray prod(const X& x, const std::vector<int>& axes, KeepDims) {
   return detail::reduce_darray<op::prod_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
 /// The int64 positions of the largest elements along `axis`; ShapeError for an empty axis.
-DArray argmax(const DArray& x, int axis) {
+template <class X, detail::if_darray<X>>
+DArray argmax(const X& x, int axis) {
   return detail::reduce_darray<op::argmax_reducer>(x, detail::darray_axis_mask({axis}, dims(x)),
                                                    false);
 }
-DArray argmax(const DArray& x, int axis, KeepDims) {
+template <class X, detail::if_darray<X>>
+DArray argmax(const X& x, int axis, KeepDims) {
   return detail::reduce_darray<op::argmax_reducer>(x, detail::darray_axis_mask({axis}, dims(x)),
                                                    true);
 }
 
 /// The int64 positions of the smallest elements along `axis`; ShapeError for an empty axis.
-DArray argmin(const DArray& x, int axis) {
+template <class X, detail::if_darray<X>>
+DArray argmin(const X& x, int axis) {
   return detail::reduce_darray<op::argmin_reducer>(x, detail::darray_axis_mask({axis}, dims(x)),
                                                    false);
 }
-DArray argmin(const DArray& x, int axis, KeepDims) {
+template <class X, detail::if_darray<X>>
+DArray argmin(const X& x, int axis, KeepDims) {
   return detail::reduce_darray<op::argmin_reducer>(x, detail::darray_axis_mask({axis}, dims(x)),
                                                    true);
 }
+
+template DArray sum(const DArray&);
+template DArray sum(const DArray&, const std::vector<int>&);
+template DArray sum(const DArray&, const std::vector<int>&, KeepDims);
+template DArray mean(const DArray&);
+template DArray mean(const DArray&, const std::vector<int>&);
+template DArray mean(const DArray&, const std::vector<int>&, KeepDims);
+template DArray max(const DArray&);
+template DArray max(const DArray&, const std::vector<int>&);
+template DArray max(const DArray&, const std::vector<int>&, KeepDims);
+template DArray min(const DArray&);
+template DArray min(const DArray&, const std::vector<int>&);
+template DArray min(const DArray&, const std::vector<int>&, KeepDims);
+template DArray prod(const DArray&);
+template DArray prod(const DArray&, const std::vector<int>&);
+template DArray prod(const DArray&, const std::vector<int>&, KeepDims);
+template DArray argmax(const DArray&, int);
+template DArray argmax(const DArray&, int, KeepDims);
+template DArray argmin(const DArray&, int);
+template DArray argmin(const DArray&, int, KeepDims);
 
 }  // namespace tensorx

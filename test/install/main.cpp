@@ -59,6 +59,21 @@ int main() {
   expect(row_sums(0) == 7.0f && row_sums(1) == 3.0f && twice(0) == 14.0f,
          "sum<1> of an array and of an expression");
 
+  // DArray's members and functions are compiled into the library (array/darray.h): an outside
+  // program links them.
+  tx::DArray x = tx::make_darray(tx::make_ddim({2, 3}), 0.0f);
+  tx::DArray y = x;
+  y = tx::make_darray(tx::make_ddim({2, 3}), 2.0f);
+  tx::copy(x, y);
+  x[tx::make_ddim({1, 2})] = 7.0;
+  const tx::DArray total = tx::sum(x);
+  expect(tx::rank(x) == 2 && tx::numel(x) == 6 && tx::dtype(x) == tx::DataType::kFloat32 &&
+             tx::dims(x) == tx::make_ddim({2, 3}) && tx::is_cpu_place(tx::place(x)),
+         "a DArray's rank, extent, element type and place");
+  expect(total.as<float, 1>()(0) == 17.0f, "tx::sum of a DArray");
+  const tx::DArray product = tx::einsum("ij,kj->ik", x, y);
+  expect(product.as<float, 2>()(1, 1) == 22.0f, "tx::einsum of DArrays");
+
 #ifdef TENSORX_WITH_CUDA
   expect(tx::cuda::compiled_with_cuda(), "TENSORX_WITH_CUDA matches the compiled layer");
 #else

@@ -10,29 +10,32 @@ namespace tensorx {
 
 /// A new DArray of T with the given extent (rank 1..4) on `place`, every element 0.
 template <class T>
-DArray zeros(const DDim& dims, const Place& place = CpuPlace()) {
+detail::delayed_t<DArray, T> zeros(const DDim& dims, const Place& place = CpuPlace()) {
   return make_darray(dims, T(0), place);
 }
 
 /// A new DArray of T with the given extent (rank 1..4) on `place`, every element 1.
 template <class T>
-DArray ones(const DDim& dims, const Place& place = CpuPlace()) {
+detail::delayed_t<DArray, T> ones(const DDim& dims, const Place& place = CpuPlace()) {
   return make_darray(dims, T(1), place);
 }
 
 /// Writes `value`, converted to the element type, to every element.
-template <class V>
-void fill(const DArray& x, const V& value) {
+template <class X, class V, detail::if_darray<X> = 0>
+void fill(const X& x, const V& value) {
   detail::fill_darray(x, detail::element_value(value));
 }
 
 /// A view of a contiguous DArray with another extent (rank 1..4) of the same element count.
-DArray reshape(const DArray& x, const DDim& dims);
+template <class X, detail::if_darray<X> = 0>
+DArray reshape(const X& x, const DDim& dims);
 
 /// Copies `src` into `dst` (same element type and rank, equal extents, any places).
-void copy(const DArray& dst, const DArray& src);
+template <class X, detail::if_darray<X> = 0>
+void copy(const X& dst, const X& src);
 
 /// A new dense copy of `x` on `place`.
-DArray to(const DArray& x, const Place& place);
+template <class X, detail::if_darray<X> = 0>
+DArray to(const X& x, const Place& place);
 
 }  // namespace tensorx

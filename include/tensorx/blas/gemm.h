@@ -66,11 +66,13 @@ void batch_gemm(Trans trans_a, Trans trans_b, Alpha alpha, const Array<TA, 3>& a
 /// gemm on DArrays, dispatched on the element type at run time (src/blas/darray_gemm.cpp):
 /// rank-2 float, double, float16 or bfloat16 arrays of one element type, else TypeError; then the
 /// checks of the typed gemm.
-void gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b, double beta,
-          const DArray& c);
+template <class X, detail::if_darray<X> = 0>
+void gemm(Trans trans_a, Trans trans_b, double alpha, const X& a, const X& b, double beta,
+          const X& c);
 
 /// batch_gemm on rank-3 DArrays, dispatched on the element type at run time (TypeError as gemm).
-void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const DArray& a, const DArray& b,
-                double beta, const DArray& c);
+template <class X, detail::if_darray<X> = 0>
+void batch_gemm(Trans trans_a, Trans trans_b, double alpha, const X& a, const X& b, double beta,
+                const X& c);
 
 }  // namespace tensorx

@@ -63,13 +63,6 @@ Array<T, N> import_typed(Managed* tensor) {
   return typed_view<T, N>(adopt_dlpack(tensor, import));
 }
 
-template <class Managed>
-DArray import_darray(Managed* tensor) {
-  const DLPackImport import = describe_dlpack(tensor);
-  check_darray_rank(import.array, kImportSource, "tx::from_dlpack<T, N>");
-  return darray_view(adopt_dlpack(tensor, import));
-}
-
 }  // namespace detail
 
 /// A DLPack 1.x tensor sharing `array`'s buffer, on its place. The consumer calls its deleter once.
@@ -78,10 +71,10 @@ DLManagedTensorVersioned* to_dlpack(const Array<T, N>& array) {
   return detail::export_dlpack(detail::erase(array));
 }
 
-/// A DLPack 1.x tensor sharing the buffer of the array a DArray holds.
-inline DLManagedTensorVersioned* to_dlpack(const DArray& array) {
-  return detail::export_dlpack(detail::erase(array));
-}
+/// A DLPack 1.x tensor sharing the buffer of the array a DArray holds (compiled, as are the
+/// DArray forms of from_dlpack: src/interop/dlpack_export.cpp and dlpack_import.cpp).
+template <class X, detail::if_darray<X> = 0>
+DLManagedTensorVersioned* to_dlpack(const X& array);
 
 /// The Array<T, N> that views `tensor`'s memory, taking ownership of it. Throws TypeError when
 /// its element type or rank differs, DLPackError when tensorx cannot hold it.
@@ -99,13 +92,9 @@ Array<T, N> from_dlpack(DLManagedTensor* tensor) {
 /// The DArray that views `tensor`'s memory, taking ownership of it. Throws TypeError for a rank
 /// a DArray cannot hold (0, or above 4: import those with from_dlpack<T, N>), DLPackError when
 /// tensorx cannot hold it.
-inline DArray from_dlpack(DLManagedTensorVersioned* tensor) {
-  return detail::import_darray(tensor);
-}
+DArray from_dlpack(DLManagedTensorVersioned* tensor);
 
 /// The same for a legacy (pre-1.0) DLPack tensor.
-inline DArray from_dlpack(DLManagedTensor* tensor) {
-  return detail::import_darray(tensor);
-}
+DArray from_dlpack(DLManagedTensor* tensor);
 
 }  // namespace tensorx

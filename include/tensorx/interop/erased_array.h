@@ -58,7 +58,8 @@ ErasedArray erase(const Array<T, N>& array) {
 }
 
 /// The erased form of the array a DArray holds (compiled: src/interop/erased_darray.cpp).
-ErasedArray erase(const DArray& array);
+template <class X, if_darray<X> = 0>
+ErasedArray erase(const X& array);
 
 /// Throws TypeError unless `erased` holds T elements in rank N; `source` (a path, "the DLPack
 /// tensor") says where it came from.
@@ -96,7 +97,7 @@ inline void check_darray_rank(const ErasedArray& erased, const std::string& sour
 }
 
 /// The DArray view `erased` describes; its rank must be 1 to 4 (checked first). Compiled, as
-/// erase(const DArray&) is.
+/// erase of a DArray is.
 DArray darray_view(const ErasedArray& erased);
 
 }  // namespace detail

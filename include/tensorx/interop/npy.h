@@ -79,10 +79,9 @@ void save_npy(const std::string& path, const Array<T, N>& array) {
   detail::write_npy_file(path, detail::erase(array));
 }
 
-/// Writes the array a DArray holds, as the typed form does.
-inline void save_npy(const std::string& path, const DArray& array) {
-  detail::write_npy_file(path, detail::erase(array));
-}
+/// Writes the array a DArray holds, as the typed form does (compiled: src/interop/npy_writer.cpp).
+template <class X, detail::if_darray<X> = 0>
+void save_npy(const std::string& path, const X& array);
 
 /// The Array<T, N> in the .npy file at `path`, in CPU memory. Throws TypeError, before reading
 /// any data, when the file's element type or rank differs; NpyError for a malformed file.
@@ -96,12 +95,7 @@ Array<T, N> load_npy(const std::string& path) {
 
 /// The array in the .npy file at `path` as a DArray, in CPU memory. Throws TypeError, before
 /// reading any data, for a rank a DArray cannot hold (0, or above 4: load those with
-/// load_npy<T, N>); NpyError for a malformed file.
-inline DArray load_npy(const std::string& path) {
-  std::ifstream file = detail::open_npy(path);
-  detail::NpyReader reader(file, path);
-  detail::check_darray_rank(reader.layout(), reader.quoted_path(), "tx::load_npy<T, N>");
-  return detail::darray_view(reader.read_data());
-}
+/// load_npy<T, N>); NpyError for a malformed file. Compiled (src/interop/npy_reader.cpp).
+DArray load_npy(const std::string& path);
 
 }  // namespace tensorx

@@ -26,8 +26,9 @@ template <class T, int N>
 LabelledArray<T, N> einsum_operand(const Array<T, N>& array, const LabelList& labels) {
   return LabelledArray<T, N>(array, labels);
 }
-inline LabelledDArray einsum_operand(const DArray& array, const LabelList& labels) {
-  return LabelledDArray(array, labels);
+template <class X, if_darray<X> = 0>
+BasicLabelledDArray<delayed_t<void, X>> einsum_operand(const X& array, const LabelList& labels) {
+  return BasicLabelledDArray<delayed_t<void, X>>(array, labels);
 }
 
 template <class... Operands, std::size_t... I>
@@ -70,8 +71,10 @@ auto einsum(const char* spec, const Operands&... operands) {
   auto product =
       detail::einsum_product(parsed, std::index_sequence_for<Operands...>{}, operands...);
   if constexpr ((std::is_same_v<Operands, DArray> || ...)) {
-    DArray result;
-    LabelledDArray(result, parsed.output, &result) = product;
+    // Named through the product's type, so that DArray is compiled only where it is used.
+    using D = detail::delayed_t<DArray, decltype(product)>;
+    D result;
+    detail::delayed_t<LabelledDArray, decltype(product)>(result, parsed.output, &result) = product;
     return result;
   } else {
     return EinsumExp<decltype(product)>(std::move(product), parsed.output);

@@ -145,9 +145,12 @@ void assign_labelled(const Array<T, N>& dst, Array<T, N>* owner, const LabelList
   if (!dst.allocated()) *owner = result;
 }
 
+// The functions below take the DArray type as a parameter D (DArray itself) so that the compiler
+// looks at it only when a labelled assignment to a DArray is compiled (array/darray.h).
+
 /// The first DArray operand of `node`, into `first` if it is still null.
-template <class Node>
-void find_darray(const Node& node, const DArray*& first) {
+template <class Node, class D>
+void find_darray(const Node& node, const D*& first) {
   if constexpr (std::is_same_v<Node, LabelledDArray>) {
     if (first == nullptr) first = &node.array();
   } else if constexpr (!is_labelled_leaf_v<Node> && Node::leaf_count > 0) {
@@ -157,33 +160,31 @@ void find_darray(const Node& node, const DArray*& first) {
 
 /// The element type of a labelled expression assigned to `dst`: the typed operands', else the
 /// DArray's, else that of the first DArray operand.
-template <class Rhs>
-DataType labelled_element_type(const DArray& dst, const Rhs& rhs) {
+template <class D, class Rhs>
+DataType labelled_element_type(const D& dst, const Rhs& rhs) {
   using V = typename Rhs::value_type;
   if constexpr (!std::is_void_v<V>) {
     return data_type_of<V>();
   } else {
     if (darray_allocated(dst)) return dtype(dst);
-    const DArray* first = nullptr;
+    const D* first = nullptr;
     find_darray(rhs, first);
     return dtype(*first);
   }
 }
 
-template <class Saver, class TU, class T, class Rhs>
-void assign_labelled_darray_typed(const DArray& dst, DArray* owner, const LabelList& labels,
-                                  const Rhs& rhs) {
+template <class Saver, class TU, class T, class D, class Rhs>
+void assign_labelled_darray_typed(const D& dst, D* owner, const LabelList& labels, const Rhs& rhs) {
   GatheredRhs<T, Rhs> gathered(rhs, labels);
-  DArray result = dst;
+  D result = dst;
   if (!darray_allocated(result)) {
     if (Saver::reads_destination || owner == nullptr) throw_unallocated<Saver>(labels);
     const Place place = place_for_new_result(gathered.operands, gathered.kCount);
     // A DArray has no rank 0: a result without labels is one element of extent (1).
-    result = labels.size == 0
-                 ? DArray(Array<T, 1>(make_dim(1), place))
-                 : darray_rank_switch(labels.size, [&](auto rank) {
-                     return DArray(Array<T, rank>(dim_of<rank>(gathered.extents), place));
-                   });
+    result = labels.size == 0 ? D(Array<T, 1>(make_dim(1), place))
+                              : darray_rank_switch(labels.size, [&](auto rank) {
+                                  return D(Array<T, rank>(dim_of<rank>(gathered.extents), place));
+                                });
   } else if (dtype(result) != data_type_of<T>()) {
     throw TypeError(message("cannot assign a labelled expression of ", data_type_of<T>(),
                             " elements to a DArray of ", dtype(result)));
@@ -195,9 +196,8 @@ void assign_labelled_darray_typed(const DArray& dst, DArray* owner, const LabelL
   if (owner != nullptr && !darray_allocated(dst)) *owner = result;
 }
 
-template <class Saver, class TU, class Rhs>
-void assign_labelled_darray(const DArray& dst, DArray* owner, const LabelList& labels,
-                            const Rhs& rhs) {
+template <class Saver, class TU, class D, class Rhs>
+void assign_labelled_darray(const D& dst, D* owner, const LabelList& labels, const Rhs& rhs) {
   using V = typename Rhs::value_type;
   type_switch(labelled_element_type(dst, rhs), [&](auto tag) {
     using T = typename decltype(tag)::type;

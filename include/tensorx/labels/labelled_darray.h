@@ -1,6 +1,8 @@
 // x("i,k") on a DArray: the run-time typed counterpart of LabelledArray. Its element type and rank
 // are read when the assignment runs; every labelled operand of one assignment must share one
 // element type (TypeError otherwise), and DArrays mix freely with typed arrays of that type.
+// LabelledDArray is BasicLabelledDArray<void>, a template for the reason DArray is one
+// (array/darray.h): it holds a DArray.
 #pragma once
 
 #include "tensorx/array/darray.h"
@@ -13,13 +15,15 @@ namespace tensorx {
 namespace detail {
 // The labelled assignment into a DArray (labelled_assign.h); an unallocated dst is allocated
 // through `owner`, with the operands' element type and the labels' extents.
-template <class Saver, class TU, class Rhs>
-void assign_labelled_darray(const DArray& dst, DArray* owner, const LabelList& labels,
-                            const Rhs& rhs);
+template <class Saver, class TU, class D, class Rhs>
+void assign_labelled_darray(const D& dst, D* owner, const LabelList& labels, const Rhs& rhs);
 
 }  // namespace detail
 
-class LabelledDArray : public LabelledLeaf<LabelledDArray> {
+template <class Lazy>
+class BasicLabelledDArray : public LabelledLeaf<BasicLabelledDArray<Lazy>> {
+  using DArray = BasicDArray<Lazy>;
+
  public:
   using value_type = void;  // known when the assignment runs
   static constexpr int max_labels = kMaxDArrayRank;
@@ -27,7 +31,7 @@ class LabelledDArray : public LabelledLeaf<LabelledDArray> {
 
   /// `array` with `labels`, one per axis of an allocated array (LabelError otherwise). `owner`
   /// is the DArray object that an assignment to this unallocated DArray allocates.
-  LabelledDArray(const DArray& array, const LabelList& labels, DArray* owner = nullptr)
+  BasicLabelledDArray(const DArray& array, const LabelList& labels, DArray* owner = nullptr)
       : array_(array), labels_(labels) {
     if (detail::darray_allocated(array)) {
       detail::check_label_count(labels, rank(array));
@@ -35,33 +39,33 @@ class LabelledDArray : public LabelledLeaf<LabelledDArray> {
       owner_ = owner;
     }
   }
-  LabelledDArray(const LabelledDArray&) = default;
+  BasicLabelledDArray(const BasicLabelledDArray&) = default;
 
   const DArray& array() const { return array_; }
   const LabelList& labels() const { return labels_; }
 
   /// As LabelledArray's, plus TypeError when the element types differ.
   template <class Rhs, class TU = detail::ThisTranslationUnit>
-  const LabelledDArray& operator=(const Rhs& rhs) const {
+  const BasicLabelledDArray& operator=(const Rhs& rhs) const {
     return assign<saver::write, TU>(rhs);
   }
   /// The copy assignment z("i,j") = x("j,i") is not a template, so every translation unit that
   /// includes tensorx would compile the labelled assignment for all 24 typed arrays (2.3 s of the
   /// 4 s the public header took): the compiled layer holds it (src/labels/labelled_darray_copy.cpp,
   /// built as CUDA when tensorx has CUDA, so it runs GPU arrays too).
-  const LabelledDArray& operator=(const LabelledDArray& rhs) const;
+  const BasicLabelledDArray& operator=(const BasicLabelledDArray& rhs) const;
   template <class Rhs, class TU = detail::ThisTranslationUnit>
-  const LabelledDArray& operator+=(const Rhs& rhs) const {
+  const BasicLabelledDArray& operator+=(const Rhs& rhs) const {
     return assign<saver::add, TU>(rhs);
   }
   template <class Rhs, class TU = detail::ThisTranslationUnit>
-  const LabelledDArray& operator-=(const Rhs& rhs) const {
+  const BasicLabelledDArray& operator-=(const Rhs& rhs) const {
     return assign<saver::subtract, TU>(rhs);
   }
 
  private:
   template <class Saver, class TU, class Rhs>
-  const LabelledDArray& assign(const Rhs& rhs) const {
+  const BasicLabelledDArray& assign(const Rhs& rhs) const {
     static_assert(is_labelled_v<Rhs>,
                   "The right side of a labelled assignment must be labelled too: "
                   "z(\"i,j\") = x(\"i,k\") * y(\"k,j\").");
@@ -74,12 +78,14 @@ class LabelledDArray : public LabelledLeaf<LabelledDArray> {
   DArray* owner_ = nullptr;
 };
 
-inline LabelledDArray DArray::operator()(const char* labels) const {
-  return LabelledDArray(*this, parse_labels(labels));
+template <class Lazy>
+BasicLabelledDArray<Lazy> BasicDArray<Lazy>::operator()(const char* labels) const {
+  return BasicLabelledDArray<Lazy>(*this, parse_labels(labels));
 }
 
-inline LabelledDArray DArray::operator()(const char* labels) {
-  return LabelledDArray(*this, parse_labels(labels), this);
+template <class Lazy>
+BasicLabelledDArray<Lazy> BasicDArray<Lazy>::operator()(const char* labels) {
+  return BasicLabelledDArray<Lazy>(*this, parse_labels(labels), this);
 }
 
 }  // namespace tensorx

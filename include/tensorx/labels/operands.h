@@ -32,9 +32,10 @@ void add_array(LabelTable& table, const Array<T, N>& array, const LabelList& lab
 }
 
 /// Adds the typed array that a DArray holds. The operand points into the DArray itself (not into
-/// a copy of its handle), which lives as long as the expression.
-template <class T>
-void add_darray(LabelTable& table, const DArray& x, const LabelList& labels, LabelledOperand& out) {
+/// a copy of its handle), which lives as long as the expression. D is DArray (a parameter, so that
+/// the compiler looks at it only when a DArray is labelled: array/darray.h).
+template <class T, class D>
+void add_darray(LabelTable& table, const D& x, const LabelList& labels, LabelledOperand& out) {
   const auto* typed = boost::get<TypedDArray<T>>(static_cast<const DArrayVariant*>(&x));
   if (typed == nullptr) {
     throw TypeError(message("operand ", labels, " holds ", dtype(x),

@@ -18,30 +18,49 @@
 namespace tensorx {
 
 /// The sum of x over every axis, or over `axes`; tx::keepdims keeps them with extent 1.
-DArray sum(const DArray& x);
-DArray sum(const DArray& x, const std::vector<int>& axes);
-DArray sum(const DArray& x, const std::vector<int>& axes, KeepDims);
+template <class X, detail::if_darray<X> = 0>
+DArray sum(const X& x);
+template <class X, detail::if_darray<X> = 0>
+DArray sum(const X& x, const std::vector<int>& axes);
+template <class X, detail::if_darray<X> = 0>
+DArray sum(const X& x, const std::vector<int>& axes, KeepDims);
 /// The mean of x (floating-point elements; TypeError for integers), NaN over no elements.
-DArray mean(const DArray& x);
-DArray mean(const DArray& x, const std::vector<int>& axes);
-DArray mean(const DArray& x, const std::vector<int>& axes, KeepDims);
+template <class X, detail::if_darray<X> = 0>
+DArray mean(const X& x);
+template <class X, detail::if_darray<X> = 0>
+DArray mean(const X& x, const std::vector<int>& axes);
+template <class X, detail::if_darray<X> = 0>
+DArray mean(const X& x, const std::vector<int>& axes, KeepDims);
 /// The largest element (NaN if any is NaN); ShapeError over no elements.
-DArray max(const DArray& x);
-DArray max(const DArray& x, const std::vector<int>& axes);
-DArray max(const DArray& x, const std::vector<int>& axes, KeepDims);
+template <class X, detail::if_darray<X> = 0>
+DArray max(const X& x);
+template <class X, detail::if_darray<X> = 0>
+DArray max(const X& x, const std::vector<int>& axes);
+template <class X, detail::if_darray<X> = 0>
+DArray max(const X& x, const std::vector<int>& axes, KeepDims);
 /// The smallest element (NaN if any is NaN); ShapeError over no elements.
-DArray min(const DArray& x);
-DArray min(const DArray& x, const std::vector<int>& axes);
-DArray min(const DArray& x, const std::vector<int>& axes, KeepDims);
+template <class X, detail::if_darray<X> = 0>
+DArray min(const X& x);
+template <class X, detail::if_darray<X> = 0>
+DArray min(const X& x, const std::vector<int>& axes);
+template <class X, detail::if_darray<X> = 0>
+DArray min(const X& x, const std::vector<int>& axes, KeepDims);
 /// The product of the elements (1 over none).
-DArray prod(const DArray& x);
-DArray prod(const DArray& x, const std::vector<int>& axes);
-DArray prod(const DArray& x, const std::vector<int>& axes, KeepDims);
+template <class X, detail::if_darray<X> = 0>
+DArray prod(const X& x);
+template <class X, detail::if_darray<X> = 0>
+DArray prod(const X& x, const std::vector<int>& axes);
+template <class X, detail::if_darray<X> = 0>
+DArray prod(const X& x, const std::vector<int>& axes, KeepDims);
 /// The int64 positions of the largest elements along `axis`; ShapeError for an empty axis.
-DArray argmax(const DArray& x, int axis);
-DArray argmax(const DArray& x, int axis, KeepDims);
+template <class X, detail::if_darray<X> = 0>
+DArray argmax(const X& x, int axis);
+template <class X, detail::if_darray<X> = 0>
+DArray argmax(const X& x, int axis, KeepDims);
 /// The int64 positions of the smallest elements along `axis`; ShapeError for an empty axis.
-DArray argmin(const DArray& x, int axis);
-DArray argmin(const DArray& x, int axis, KeepDims);
+template <class X, detail::if_darray<X> = 0>
+DArray argmin(const X& x, int axis);
+template <class X, detail::if_darray<X> = 0>
+DArray argmin(const X& x, int axis, KeepDims);
 
 }  // namespace tensorx
