@@ -1,6 +1,7 @@
 // The Majel global operations on typed arrays: zeros, ones, fill, reshape, copy, to.
 #include <boost/test/unit_test.hpp>
 
+#include <sstream>
 #include <vector>
 
 #include <tensorx/array/array.h>
@@ -24,6 +25,15 @@ std::vector<T> elements(const tx::Array<T, N>& a) {
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(global_ops)
+
+BOOST_AUTO_TEST_CASE(an_array_prints_its_element_type_extent_and_place) {
+  std::ostringstream printed;
+  printed << tx::Array<double, 2>(tx::make_dim(2, 3)) << "; "
+          << tx::Array<tx::bfloat16, 0>(tx::Dim<0>()) << "; " << tx::Array<std::int32_t, 1>();
+  BOOST_TEST(printed.str() ==
+             "Array<float64, (2, 3)> on CpuPlace; Array<bfloat16, ()> on CpuPlace; "
+             "Array<int32, (0)> on CpuPlace");
+}
 
 BOOST_AUTO_TEST_CASE(zeros_and_ones_fill_every_element) {
   auto z = tx::zeros<float>(tx::make_dim(3, 5));
@@ -89,9 +99,9 @@ BOOST_AUTO_TEST_CASE(copy_reads_an_overlapping_source_before_writing) {
 
 BOOST_AUTO_TEST_CASE(copy_of_mismatched_shapes_throws_naming_both) {
   tx::Array<float, 2> a(tx::make_dim(2, 3)), b(tx::make_dim(3, 2));
-  BOOST_CHECK_EXCEPTION(
-      tx::copy(a, b), tx::ShapeError,
-      tx::testing::message_is("cannot copy an array of shape (3, 2) into an array of shape (2, 3)"));
+  BOOST_CHECK_EXCEPTION(tx::copy(a, b), tx::ShapeError,
+                        tx::testing::message_is(
+                            "cannot copy an array of shape (3, 2) into an array of shape (2, 3)"));
 }
 
 BOOST_AUTO_TEST_CASE(to_makes_a_dense_copy_on_the_place) {

@@ -2,7 +2,10 @@
 // on any place from any translation unit, because the bytes move through the compiled layer.
 #pragma once
 
+#include <ostream>
+
 #include "tensorx/array/array.h"
+#include "tensorx/core/data_type.h"
 
 namespace tensorx {
 namespace detail {
@@ -78,6 +81,14 @@ Array<T, N> to(const Array<T, N>& array, const Place& place) {
   Array<T, N> result(array.dims(), place);
   copy(result, array);
   return result;
+}
+
+/// Prints "Array<float32, (2, 3)> on CpuPlace": the element type, extent and place, not the
+/// elements (a DArray prints the same way).
+template <class T, int N>
+std::ostream& operator<<(std::ostream& out, const Array<T, N>& array) {
+  return out << "Array<" << name(data_type_of<T>()) << ", " << array.dims() << "> on "
+             << array.place();
 }
 
 }  // namespace tensorx
