@@ -13,7 +13,10 @@
 //   converts to a DArray, which would instantiate it; the compiled layer defines and explicitly
 //   instantiates the ones that are not inline;
 // - templates name it through a template parameter (detail::delayed_t), since a compiler checks
-//   code that depends on no parameter where the template is defined.
+//   code that depends on no parameter, a return type included, where the template is defined;
+// - no inline function that is not a template returns or builds one (load_npy's and from_dlpack's
+//   DArray forms are compiled in src/interop/).
+// test_darray_lazy (test/lazy_darray/) fails when a unit of typed calls compiles a DArray.
 #pragma once
 
 #include <cstdint>
