@@ -15,27 +15,16 @@
 
 namespace tensorx {
 
-// Written out (g++ 12 refuses an out-of-class `= default` on a class template's members), each
-// the variant's own: the casts keep Boost's converting templates, which would take a DArray
-// argument as a value to convert, out of the overload set.
 template <class Lazy>
-BasicDArray<Lazy>::BasicDArray(const BasicDArray& other)
-    : Variant(static_cast<const Variant&>(other)) {}
+BasicDArray<Lazy>::BasicDArray(const BasicDArray& other) = default;
 template <class Lazy>
-BasicDArray<Lazy>::BasicDArray(BasicDArray&& other) noexcept
-    : Variant(static_cast<Variant&&>(other)) {}
+BasicDArray<Lazy>::BasicDArray(BasicDArray&& other) noexcept = default;
 template <class Lazy>
-BasicDArray<Lazy>& BasicDArray<Lazy>::operator=(const BasicDArray& other) {
-  Variant::operator=(static_cast<const Variant&>(other));
-  return *this;
-}
+BasicDArray<Lazy>& BasicDArray<Lazy>::operator=(const BasicDArray& other) = default;
 template <class Lazy>
-BasicDArray<Lazy>& BasicDArray<Lazy>::operator=(BasicDArray&& other) noexcept {
-  Variant::operator=(static_cast<Variant&&>(other));
-  return *this;
-}
+BasicDArray<Lazy>& BasicDArray<Lazy>::operator=(BasicDArray&& other) noexcept = default;
 template <class Lazy>
-BasicDArray<Lazy>::~BasicDArray() {}
+BasicDArray<Lazy>::~BasicDArray() = default;
 
 template <class Lazy>
 typename BasicDArray<Lazy>::Element BasicDArray<Lazy>::operator[](const DDim& index) const {
@@ -56,14 +45,9 @@ typename BasicDArray<Lazy>::Element& BasicDArray<Lazy>::Element::operator=(const
   return *this;
 }
 
-template DArray::BasicDArray(const DArray&);
-template DArray::BasicDArray(DArray&&) noexcept;
-template DArray& DArray::operator=(const DArray&);
-template DArray& DArray::operator=(DArray&&) noexcept;
-template DArray::~BasicDArray();
-template DArray::Element DArray::operator[](const DDim&) const;
-template DArray::Element::Element(DArray, DDim);
-template DArray::Element& DArray::Element::operator=(const Element&);
+// The whole class, Element included: g++ 12 rejects the explicit instantiation of a single member
+// defined out of class as `= default`. Members a header defines stay inline for their users too.
+template class BasicDArray<void>;
 
 template <class X, detail::if_darray<X>>
 DataType dtype(const X& x) {

@@ -27,8 +27,8 @@ LabelledArray<T, N> einsum_operand(const Array<T, N>& array, const LabelList& la
   return LabelledArray<T, N>(array, labels);
 }
 template <class X, if_darray<X> = 0>
-BasicLabelledDArray<delayed_t<void, X>> einsum_operand(const X& array, const LabelList& labels) {
-  return BasicLabelledDArray<delayed_t<void, X>>(array, labels);
+delayed_t<LabelledDArray, X> einsum_operand(const X& array, const LabelList& labels) {
+  return delayed_t<LabelledDArray, X>(array, labels);
 }
 
 template <class... Operands, std::size_t... I>
