@@ -52,6 +52,12 @@ bool reads_through_same_mapping(const OperandRef& dst, const OperandRef& operand
 
 }  // namespace
 
+OperandList::~OperandList() = default;
+
+void OperandList::push_more(const OperandRef& ref) {
+  more_.push_back(ref);
+}
+
 bool overlaps(const OperandRef& dst, const OperandRef& operand) {
   if (operand.buffer == nullptr || operand.buffer != dst.buffer || is_empty(operand)) return false;
   const ByteRange d = bytes_spanned(dst), o = bytes_spanned(operand);
@@ -95,6 +101,14 @@ bool overlaps_any(const OperandRef& dst, const OperandList& operands) {
     if (overlaps(dst, operands[i])) return true;
   }
   return false;
+}
+
+PassRoute route_pass(const OperandRef& dst, const OperandList& operands, bool check_aliasing) {
+  PassRoute route{check_aliasing && reads_through_other_mapping(dst, operands), nullptr};
+  if (dst.buffer != nullptr && is_gpu_place(dst.buffer->place())) {
+    route.stream = ordered_stream(device_of(dst.buffer->place()), dst.buffer, operands);
+  }
+  return route;
 }
 
 StreamHandle ordered_stream(int device, Allocation* written, const OperandList& reads) {

@@ -141,6 +141,22 @@ BOOST_AUTO_TEST_CASE(strided_destinations_are_written_through_their_strides) {
               }));
 }
 
+BOOST_AUTO_TEST_CASE(dense_views_with_an_inner_extent_of_one_are_read_as_one_flat_row) {
+  // A transposed row is dense (element i at data[i]) with an inner stride of its length: the
+  // engine walks it as one row read through flat(), in chunks past kParallelGrain elements.
+  auto rng = tx::testing::make_rng(19);
+  for (const tx::index_t length : {tx::index_t{37}, tx::index_t{300001}}) {
+    const auto dims = tx::make_dim(1, length);
+    auto a = random_array<float>(dims, rng), b = random_array<float>(dims, rng);
+    auto c = tx::testing::on_test_place(tx::zeros<float>(dims));
+    tx::transpose(c) = tx::transpose(a) * 2.0f + tx::transpose(b);
+    const auto ha = tx::testing::on_host(a), hb = tx::testing::on_host(b);
+    check_close(c, reference(dims, [&](const auto& i) {
+                  return 2.0 * static_cast<double>(ha[i]) + static_cast<double>(hb[i]);
+                }));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(empty_and_size_one_dimensions) {
   auto rng = tx::testing::make_rng(17);
   auto e = random_array<float>(tx::make_dim(0, 5), rng);

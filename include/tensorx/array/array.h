@@ -286,4 +286,14 @@ class Array {
   index_t offset_ = 0;
 };
 
+namespace detail {
+
+/// True when `a` is allocated on a GPU: the allocation's place read in place, not copied as
+/// place() returns it (the engines ask this once per assignment).
+template <class T, int N>
+bool is_on_gpu(const Array<T, N>& a) {
+  return a.allocated() && is_gpu_place(a.buffer()->place());
+}
+
+}  // namespace detail
 }  // namespace tensorx

@@ -38,8 +38,8 @@ namespace detail {
 /// One pass writing dst; GPU work goes on `stream` (of dst's device).
 template <class Saver, class TU, class T, int N, class Plan>
 void run(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
-  if (is_gpu_place(dst.place())) {
-    on_gpu(TU{}, dst.place(), [&](auto tu) { run_gpu(tu, Saver{}, dst, plan, stream); });
+  if (is_on_gpu(dst)) {
+    on_gpu(TU{}, dst.buffer()->place(), [&](auto tu) { run_gpu(tu, Saver{}, dst, plan, stream); });
   } else {
     run_cpu<Saver, TU>(dst, plan);
   }
@@ -61,19 +61,17 @@ void write_from_temporary(const Array<T, N>& dst, const Array<T, N>& temporary,
 template <class Saver, class TU, Aliasing kAliasing = Aliasing::kCheck, class T, int N, class E>
 void evaluate_elementwise(const Array<T, N>& dst, const E& e, bool may_alias = true) {
   const Place place = dst.place();
-  const auto prepared = prepare(e, EvalContext<TU>{place});
+  const auto& prepared = prepare(e, EvalContext<TU>{place});
   // The arrays the pass reads, for the alias check and the stream order (materialised parts of
   // e are now arrays of their own).
   const bool check_aliasing = kAliasing == Aliasing::kCheck && may_alias;
   OperandList operands;
-  if (check_aliasing || is_gpu_place(place)) collect_operands(prepared, operands);
-  const bool through_temporary =
-      check_aliasing && reads_through_other_mapping(operand_ref(dst), operands);
-  // Both passes of the temporary route run on this stream, where the temporary is allocated.
-  // The ordering is one call into libtensorx; where GPU work cannot run, run() throws.
-  const StreamHandle stream = is_gpu_place(place)
-                                  ? ordered_stream(device_of(place), dst.buffer().get(), operands)
-                                  : nullptr;
+  if (check_aliasing || is_on_gpu(dst)) collect_operands(prepared, operands);
+  // Both passes of the temporary route run on this stream, where the temporary is allocated;
+  // where GPU work cannot run, run() throws.
+  const PassRoute route = route_pass(operand_ref(dst), operands, check_aliasing);
+  const bool through_temporary = route.through_temporary;
+  const StreamHandle stream = route.stream;
   // The temporary route writes the expression into a new array, then that array into dst. A plain
   // assignment compiles the expression's pass once, whichever array it writes.
   Array<T, N> temporary;
@@ -157,27 +155,21 @@ void evaluate(Array<T, N>& dst, const E& e) {
                 "tx::cast<T>(...).");
   if constexpr (kExpression && kRank && kType) {
     const Dim<N> dims = e.dims();
-    const bool allocated = dst.allocated();
-    if (allocated && dst.dims() != dims) {
-      throw ShapeError(message("cannot assign an expression of shape ", dims,
-                               " to an array of shape ", dst.dims()));
-    }
-    if (!allocated && Saver::reads_destination) {
-      throw ShapeError(
-          message("cannot accumulate an expression of shape ", dims, " into an unallocated array"));
-    }
     OperandList operands;
     collect_operands(e, operands);
-    // An unallocated dst goes where the operands are.
-    const Place place = allocated ? dst.place() : first_operand_place(operands);
-    if (!allocated) check_place(place);
-    check_operand_places(operands, place);
     // A node whose DirectWriter writes GPU memory through the compiled layer needs no CUDA here.
     bool runs_without_cuda = false;
     if constexpr (declares_runs_without_cuda<E>::value) {
       runs_without_cuda = DirectWriter<E>::runs_without_cuda(e);
     }
-    if (!runs_without_cuda) check_can_run(TU{}, place);
+    index_t extent[kMaxRank] = {};
+    if constexpr (N > 0) {
+      for (int i = 0; i < N; ++i) extent[i] = dims.at(i);
+    }
+    const bool allocated = dst.allocated();
+    const Place place =
+        check_assignment(operand_ref(dst), extent, Saver::reads_destination, operands,
+                         std::is_same_v<TU, HostTranslationUnit> && !runs_without_cuda);
     if (allocated) {
       write_checked<Saver, TU, kAliasing>(dst, e, reads_allocation(operands, dst.buffer().get()));
     } else {

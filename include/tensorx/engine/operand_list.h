@@ -56,12 +56,15 @@ class OperandList {
   OperandList() = default;
   OperandList(const OperandList&) = delete;
   OperandList& operator=(const OperandList&) = delete;
+  /// Out of line (src/engine/operand_list.cpp), as is the growth past the inline ones: every
+  /// assignment has an OperandList, and neither is compiled into it.
+  ~OperandList();
 
   void push(const OperandRef& ref) {
     if (count_ < kInline) {
       inline_[count_++] = ref;
     } else {
-      more_.push_back(ref);
+      push_more(ref);
     }
   }
   std::size_t size() const { return static_cast<std::size_t>(count_) + more_.size(); }
@@ -70,6 +73,8 @@ class OperandList {
   }
 
  private:
+  void push_more(const OperandRef& ref);
+
   static constexpr int kInline = 6;
   OperandRef inline_[kInline];
   int count_ = 0;
@@ -121,6 +126,25 @@ bool overlaps(const OperandRef& dst, const OperandRef& operand);
 
 /// True when the bytes some operand spans in its allocation overlap those that `dst` spans.
 bool overlaps_any(const OperandRef& dst, const OperandList& operands);
+
+/// The checks of an assignment that do not depend on its expression, made before any work: an
+/// allocated dst has the expression's extent (`extent`, dst.rank values), an unallocated one is
+/// not accumulated into (`accumulates`); every operand is on dst's place (an unallocated dst's is
+/// the first allocated operand's, which must be usable); and where `needs_cuda_for_gpu` (a plain
+/// C++ translation unit evaluating the expression itself), that place is not a GPU. Throws
+/// ShapeError, PlaceError, DeviceError or Error; returns the place the assignment writes.
+/// Compiled in libtensorx (src/engine/assignment_checks.cpp), not once per expression.
+Place check_assignment(const OperandRef& dst, const index_t* extent, bool accumulates,
+                       const OperandList& operands, bool needs_cuda_for_gpu);
+
+/// How an element-wise pass into dst that reads `operands` runs: through a temporary when
+/// `check_aliasing` and an operand reads dst's memory through another index mapping; on the
+/// stream that ordered_stream gives (nullptr on the CPU).
+struct PassRoute {
+  bool through_temporary;
+  StreamHandle stream;
+};
+PassRoute route_pass(const OperandRef& dst, const OperandList& operands, bool check_aliasing);
 
 /// The current stream of GPU `device`, ready for work that writes the allocation `written` and
 /// reads every operand: it waits for the earlier uses on other streams that the work conflicts

@@ -44,9 +44,14 @@ auto broadcast_to(const E& e, const Dim<N>& dims) {
 }
 
 template <class E, int N, class Context>
-auto prepare(const BroadcastExp<E, N>& b, const Context& context) {
-  using Prepared = std::decay_t<decltype(prepare(b.operand(), context))>;
-  return BroadcastExp<Prepared, N>(prepare(b.operand(), context), b.dims());
+decltype(auto) prepare(const BroadcastExp<E, N>& b, const Context& context) {
+  using Prepared = decltype(prepare(b.operand(), context));
+  if constexpr (detail::prepared_itself_v<Prepared, E>) {
+    static_cast<void>(b.dims());  // the check that constructing a prepared copy would make
+    return b;
+  } else {
+    return BroadcastExp<std::decay_t<Prepared>, N>(prepare(b.operand(), context), b.dims());
+  }
 }
 
 // Plans of operands are right-aligned to the iteration space with stride 0 for extents of 1, so

@@ -8,9 +8,10 @@
 namespace tensorx {
 namespace detail {
 
+/// Made for one prepare() call, so the place is the caller's, not a copy.
 template <class TU>
 struct EvalContext {
-  Place place;
+  const Place& place;
 };
 
 }  // namespace detail

@@ -8,7 +8,11 @@
 //   dims()                       its extent; throws ShapeError when its operands do not fit
 // and three free functions, found by argument-dependent lookup:
 //   prepare(node, context)       the node with every part that cannot fuse into one pass
-//                                materialised into arrays (Alea's Prepare phase); `context` is an
+//                                materialised into arrays (Alea's Prepare phase), or a const
+//                                reference to the node itself where it has nothing to change
+//                                (leaves; element-wise nodes whose operands all return
+//                                themselves), so that an assignment plans the user's
+//                                expression without copying its arrays; `context` is an
 //                                EvalContext (eval_context.h): where temporaries go, and which
 //                                engine this translation unit can run. engine/materialise.h
 //                                evaluates a sub-expression into a temporary. The result reads
@@ -47,5 +51,18 @@
 // (array_leaf.h); every element-wise function is one generic node (map_exp.h).
 #pragma once
 
+#include <type_traits>
+
 #include "tensorx/core/compute_type.h"
 #include "tensorx/core/expression.h"
+
+namespace tensorx {
+namespace detail {
+
+/// True when prepare() of a node of type E returned the node itself (Prepared, its return type,
+/// is const E&): nothing in it was materialised.
+template <class Prepared, class E>
+constexpr bool prepared_itself_v = std::is_same_v<Prepared, const E&>;
+
+}  // namespace detail
+}  // namespace tensorx

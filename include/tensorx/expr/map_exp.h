@@ -133,12 +133,18 @@ struct MapPlanOver<R, F, std::index_sequence<I...>, Children...> {
   }
 };
 
-/// prepare, make_plan and for_each_array of a MapExp over its operands' positions I.
+/// prepare, make_plan and for_each_array of a MapExp over its operands' positions I. A node
+/// whose operands all prepare to themselves returns itself, not a copy.
 template <class R, class F, class... Args, class Context, std::size_t... I>
-auto prepare_map(const MapExp<R, F, Args...>& e, const Context& context,
-                 std::index_sequence<I...>) {
-  return MapExp<R, F, std::decay_t<decltype(prepare(pack_get<I>(e.args()), context))>...>(
-      e.functor(), prepare(pack_get<I>(e.args()), context)...);
+decltype(auto) prepare_map(const MapExp<R, F, Args...>& e, const Context& context,
+                           std::index_sequence<I...>) {
+  if constexpr ((prepared_itself_v<decltype(prepare(pack_get<I>(e.args()), context)), Args> &&
+                 ...)) {
+    return e;
+  } else {
+    return MapExp<R, F, std::decay_t<decltype(prepare(pack_get<I>(e.args()), context))>...>(
+        e.functor(), prepare(pack_get<I>(e.args()), context)...);
+  }
 }
 template <int N, class R, class F, class... Args, std::size_t... I>
 auto map_plan(const MapExp<R, F, Args...>& e, const Dim<N>& out_dims, std::index_sequence<I...>) {
@@ -154,7 +160,7 @@ void for_each_map_array(const MapExp<R, F, Args...>& e, Visitor& visitor,
 }  // namespace detail
 
 template <class R, class F, class... Args, class Context>
-auto prepare(const MapExp<R, F, Args...>& e, const Context& context) {
+decltype(auto) prepare(const MapExp<R, F, Args...>& e, const Context& context) {
   return detail::prepare_map(e, context, std::index_sequence_for<Args...>{});
 }
 

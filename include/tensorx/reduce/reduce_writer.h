@@ -108,7 +108,7 @@ void reduce_compiled(Array<U, M> source, unsigned mask, const Array<T, N>& dst) 
 /// GPU dst.
 template <class Op, class Saver, class TU, bool kCpuEngine, class T, int N, class E>
 void write_fused_reduction(const E& operand, unsigned mask, const Array<T, N>& dst) {
-  const auto prepared = prepare(operand, EvalContext<TU>{dst.place()});
+  const auto& prepared = prepare(operand, EvalContext<TU>{dst.place()});
   if (overlaps_destination(dst, prepared)) {
     Array<T, N> temporary(dst.dims(), dst.place());
     reduce_prepared<Op, saver::write, TU, kCpuEngine>(prepared, mask, temporary);
