@@ -1,9 +1,13 @@
-// The checks an assignment makes on the arrays its expression reads (engine/operand_list.h),
-// compiled once here instead of once per expression.
+// The checks an assignment makes before any work (its shapes, and the places, overlaps and GPU
+// streams of the arrays its expression reads: engine/operand_list.h), compiled once here instead
+// of once per expression.
 #include "tensorx/engine/operand_list.h"
 
+#include "engine/extent_text.h"
 #include "tensorx/core/error.h"
+#include "tensorx/engine/gpu_dispatch.h"
 #include "tensorx/memory/stream_order.h"
+#include "tensorx/place/device.h"
 
 namespace tensorx {
 namespace detail {
@@ -50,6 +54,26 @@ bool reads_through_same_mapping(const OperandRef& dst, const OperandRef& operand
   return true;
 }
 
+/// Throws PlaceError unless every allocated operand is on `place`.
+void check_operand_places(const OperandList& operands, const Place& place) {
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    const Allocation* buffer = operands[i].buffer;
+    if (buffer != nullptr && buffer->place() != place) {
+      throw PlaceError(message("an operand on ", buffer->place(),
+                               " cannot be assigned to an array on ", place,
+                               "; move it first with tx::to(array, place)"));
+    }
+  }
+}
+
+/// The place of the first allocated operand, or the CPU.
+Place first_operand_place(const OperandList& operands) {
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (operands[i].buffer != nullptr) return operands[i].buffer->place();
+  }
+  return CpuPlace();
+}
+
 }  // namespace
 
 OperandList::~OperandList() = default;
@@ -62,24 +86,6 @@ bool overlaps(const OperandRef& dst, const OperandRef& operand) {
   if (operand.buffer == nullptr || operand.buffer != dst.buffer || is_empty(operand)) return false;
   const ByteRange d = bytes_spanned(dst), o = bytes_spanned(operand);
   return !(o.last < d.first || d.last < o.first);
-}
-
-void check_operand_places(const OperandList& operands, const Place& place) {
-  for (std::size_t i = 0; i < operands.size(); ++i) {
-    const Allocation* buffer = operands[i].buffer;
-    if (buffer != nullptr && buffer->place() != place) {
-      throw PlaceError(message("an operand on ", buffer->place(),
-                               " cannot be assigned to an array on ", place,
-                               "; move it first with tx::to(array, place)"));
-    }
-  }
-}
-
-Place first_operand_place(const OperandList& operands) {
-  for (std::size_t i = 0; i < operands.size(); ++i) {
-    if (operands[i].buffer != nullptr) return operands[i].buffer->place();
-  }
-  return CpuPlace();
 }
 
 bool reads_allocation(const OperandList& operands, const Allocation* buffer) {
@@ -101,6 +107,29 @@ bool overlaps_any(const OperandRef& dst, const OperandList& operands) {
     if (overlaps(dst, operands[i])) return true;
   }
   return false;
+}
+
+Place check_assignment(const OperandRef& dst, const index_t* extent, bool accumulates,
+                       const OperandList& operands, bool needs_cuda_for_gpu) {
+  const bool allocated = dst.buffer != nullptr;
+  if (allocated) {
+    for (int i = 0; i < dst.rank; ++i) {
+      if (dst.dims[i] != extent[i]) {
+        throw ShapeError(message("cannot assign an expression of shape ",
+                                 extent_text(extent, dst.rank), " to an array of shape ",
+                                 extent_text(dst.dims, dst.rank)));
+      }
+    }
+  } else if (accumulates) {
+    throw ShapeError(message("cannot accumulate an expression of shape ",
+                             extent_text(extent, dst.rank), " into an unallocated array"));
+  }
+  // An unallocated dst goes where the operands are.
+  const Place place = allocated ? dst.buffer->place() : first_operand_place(operands);
+  if (!allocated) check_place(place);
+  check_operand_places(operands, place);
+  if (needs_cuda_for_gpu) check_can_run(HostTranslationUnit{}, place);
+  return place;
 }
 
 PassRoute route_pass(const OperandRef& dst, const OperandList& operands, bool check_aliasing) {

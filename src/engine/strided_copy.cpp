@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <sstream>
 #include <string>
 
+#include "engine/extent_text.h"
 #include "engine/strided_kernel.h"
 #include "engine/strided_layout.h"
 #include "engine/strided_loop.h"
@@ -21,14 +21,6 @@
 namespace tensorx {
 namespace detail {
 namespace {
-
-std::string extents_of(const StridedBytes& array) {
-  std::ostringstream out;
-  out << '(';
-  for (int d = 0; d < array.rank; ++d) out << (d ? ", " : "") << array.dims[d];
-  out << ')';
-  return out.str();
-}
 
 void check_element_size(const char* operation, std::size_t element_size) {
   if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8) {
@@ -42,16 +34,16 @@ void check_shape(const char* operation, const StridedBytes& array) {
     throw ShapeError(message(operation, " handles ranks 0 to ", kMaxRank, ", not ", array.rank));
   }
   if (std::any_of(array.dims, array.dims + array.rank, [](index_t extent) { return extent < 0; })) {
-    throw ShapeError(
-        message(operation, " cannot handle the negative extents of ", extents_of(array)));
+    throw ShapeError(message(operation, " cannot handle the negative extents of ",
+                             extent_text(array.dims, array.rank)));
   }
 }
 
 void check_same_extents(const StridedBytes& dst, const StridedBytes& src) {
   const bool same = dst.rank == src.rank && std::equal(dst.dims, dst.dims + dst.rank, src.dims);
   if (!same) {
-    throw ShapeError(message("cannot copy an array of shape ", extents_of(src),
-                             " to an array of shape ", extents_of(dst)));
+    throw ShapeError(message("cannot copy an array of shape ", extent_text(src.dims, src.rank),
+                             " to an array of shape ", extent_text(dst.dims, dst.rank)));
   }
 }
 

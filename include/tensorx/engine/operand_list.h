@@ -105,12 +105,6 @@ void collect_operands(const E& e, OperandList& list) {
 
 // The checks, compiled in libtensorx.
 
-/// Throws PlaceError unless every allocated operand is on `place`.
-void check_operand_places(const OperandList& operands, const Place& place);
-
-/// The place of the first allocated operand, or the CPU.
-Place first_operand_place(const OperandList& operands);
-
 /// True when some operand is a view of `buffer`.
 bool reads_allocation(const OperandList& operands, const Allocation* buffer);
 
@@ -133,7 +127,6 @@ bool overlaps_any(const OperandRef& dst, const OperandList& operands);
 /// the first allocated operand's, which must be usable); and where `needs_cuda_for_gpu` (a plain
 /// C++ translation unit evaluating the expression itself), that place is not a GPU. Throws
 /// ShapeError, PlaceError, DeviceError or Error; returns the place the assignment writes.
-/// Compiled in libtensorx (src/engine/assignment_checks.cpp), not once per expression.
 Place check_assignment(const OperandRef& dst, const index_t* extent, bool accumulates,
                        const OperandList& operands, bool needs_cuda_for_gpu);
 
