@@ -66,6 +66,11 @@ Allocation::Allocation(void* data, std::size_t bytes, const Place& place,
       // Never empty, so that the destructor cannot mistake borrowed memory for its own and free it.
       release_(release ? std::move(release) : std::function<void()>([] {})) {
   check_place(place);
+  // The importer ordered the producer's work before the current stream: that is the borrowed
+  // buffer's first use, which work on any other stream must follow, as it follows an allocation.
+  if (is_gpu_place(place) && data != nullptr) {
+    streams_.start(detail::current_stream_state(device_of(place)));
+  }
 }
 
 Allocation::~Allocation() {

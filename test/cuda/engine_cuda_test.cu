@@ -21,6 +21,7 @@
 #include "support/cuda_test.h"
 #include "support/errors.h"
 #include "support/reference.h"
+#include "support/spin_kernel.cuh"
 
 namespace tx = tensorx;
 using tx::index_t;
@@ -107,16 +108,6 @@ struct smooth_l1 {
   }
   using scalar_only = void;
 };
-
-__global__ void spin_then_fill(float* data, index_t count, float value, long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-  for (index_t i = threadIdx.x; i < count; i += blockDim.x) data[i] = value;
-}
-
-// Some milliseconds: work queued behind it would overtake it if it were not ordered after it.
-constexpr long long kSpinCycles = 20'000'000;
 
 __global__ void do_nothing() {}
 
@@ -580,13 +571,12 @@ BOOST_AUTO_TEST_CASE(kernels_run_on_the_current_stream) {
   // Both kernels run once before the spin: under CUDA's lazy module loading, loading the
   // assignment's kernel while the spin runs may wait for the spin, and the stream would then be
   // idle at the query below whether or not the kernel was queued behind it.
-  spin_then_fill<<<1, 256, 0, stream.handle()>>>(a.data(), n, 0.0f, 0);
+  tx::testing::spin_then_fill(stream.handle(), a.data(), n, 0.0f, 0);
   c = a * 2.0f + 1.0f;
   tx::synchronize();
   {
     tx::StreamGuard guard(stream);
-    spin_then_fill<<<1, 256, 0, stream.handle()>>>(a.data(), n, 3.0f, kSpinCycles);
-    BOOST_TEST_REQUIRE(cudaGetLastError() == cudaSuccess);
+    tx::testing::spin_then_fill(stream.handle(), a.data(), n, 3.0f);
     // On the non-blocking stream this must wait for the fill; on any other it would read zeros.
     c = a * 2.0f + 1.0f;
     BOOST_TEST(cudaStreamQuery(stream.handle()) == cudaErrorNotReady,

@@ -1,7 +1,8 @@
 // DLPack on the GPU: device arrays export as kDLCUDA and come back without a copy; device,
 // managed and pinned memory from a foreign producer import onto the right place, work in GPU
-// expressions, and go back to the producer exactly once, after tensorx's queued work. Every case
-// needs a CUDA device; without one the program prints the skip line.
+// expressions, are ordered across streams like tensorx's own memory, and go back to the producer
+// exactly once, after tensorx's queued work. Every case needs a CUDA device; without one the
+// program prints the skip line.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 
 #include "support/cuda_test.h"
 #include "support/random.h"
+#include "support/spin_kernel.cuh"
 #include "tensorx/tensorx.h"
 
 namespace tx = tensorx;
@@ -120,6 +122,37 @@ BOOST_AUTO_TEST_CASE(pinned_host_memory_imports_onto_the_cpu) {
     const auto a = d.as<float, 2>();
     a(1, 2) = 6.0f;  // host access: the memory is the host's
     BOOST_TEST(static_cast<float*>(tensor->dl_tensor.data)[5] == 6.0f);
+  }
+  BOOST_TEST(deletions == 1);
+}
+
+BOOST_AUTO_TEST_CASE(imported_device_memory_is_ordered_across_streams_like_tensorx_memory) {
+  tx::testing::warm_spin_kernels<>();
+  const tx::CudaPlace gpu(0);
+  int deletions = 0;
+  DLManagedTensorVersioned* tensor = CudaProducer::make(Memory::kDevice, 64, 48, 48, 0, &deletions);
+  {
+    auto a = tx::from_dlpack<float, 2>(tensor);
+    tx::Array<float, 2> b(a.dims(), gpu);
+    tx::Array<float, 2> c(a.dims(), gpu);
+    tx::fill(b, 3.0f);
+    a = b + 1.0f;  // loads the kernels below before the spin
+    c = a * 2.0f;
+    tx::fill(a, 0.0f);  // what a read that did not wait for the guarded write would see
+    tx::synchronize();
+    tx::Stream stream(gpu);
+    {
+      tx::StreamGuard guard(stream);
+      tx::testing::delay(stream.handle());
+      a = b + 1.0f;  // the imported memory written on the stream, after the spin
+    }
+    c = a * 2.0f;  // on the default stream: waits for the write only through a's stream record
+    const auto host = tx::to(c, tx::CpuPlace());
+    int stale = 0;
+    for (int i = 0; i < 64; ++i) {
+      for (int j = 0; j < 48; ++j) stale += host(i, j) != 8.0f;
+    }
+    BOOST_TEST(stale == 0, stale << " of 64 x 48 elements read before the guarded write");
   }
   BOOST_TEST(deletions == 1);
 }

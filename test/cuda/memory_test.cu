@@ -12,6 +12,7 @@
 
 #include "support/cuda_test.h"
 #include "support/errors.h"
+#include "support/spin_kernel.cuh"
 #include "support/strided_case.h"
 #include "tensorx/memory/allocation.h"
 #include "tensorx/memory/strided_copy.h"
@@ -90,19 +91,6 @@ void check_copy(const tx::Place& dst_place, const tx::Place& src_place, int rank
     BOOST_TEST((source.read() == src_bytes), "the source is left as it was");
   }
 }
-
-__global__ void spin_then_fill(std::int32_t* data, int count, std::int32_t value,
-                               long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-  for (int i = static_cast<int>(threadIdx.x); i < count; i += static_cast<int>(blockDim.x)) {
-    data[i] = value;
-  }
-}
-
-// Long enough (some milliseconds) that work queued behind it would overtake it if not ordered.
-constexpr long long kSpinCycles = 20'000'000;
 
 }  // namespace
 
@@ -258,8 +246,7 @@ BOOST_AUTO_TEST_CASE(copies_are_ordered_after_earlier_work_on_the_current_stream
   tx::Allocation device(count * sizeof(std::int32_t), tx::CudaPlace(0));
   auto* data = static_cast<std::int32_t*>(device.data());
   require_success(cudaMemsetAsync(data, 0, count * sizeof(std::int32_t), stream.handle()));
-  spin_then_fill<<<1, 256, 0, stream.handle()>>>(data, count, 42, kSpinCycles);
-  require_success(cudaGetLastError());
+  tx::testing::spin_then_fill(stream.handle(), data, count, std::int32_t{42});
 
   std::vector<std::int32_t> host(count, -1);
   StridedView view;
@@ -278,8 +265,7 @@ BOOST_AUTO_TEST_CASE(synchronize_waits_for_every_stream) {
   auto* data = static_cast<std::int32_t*>(device.data());
   std::vector<std::int32_t> host(count, 0);
   const auto launch = [&](std::int32_t value) {
-    spin_then_fill<<<1, 256, 0, stream.handle()>>>(data, count, value, kSpinCycles);
-    require_success(cudaGetLastError());
+    tx::testing::spin_then_fill(stream.handle(), data, count, value);
   };
   // cudaMemcpyAsync on a second non-blocking stream reads without waiting for `stream`.
   cudaStream_t reader = nullptr;

@@ -18,10 +18,12 @@
 #include "support/cuda_test.h"
 #include "support/errors.h"
 #include "support/reference.h"
+#include "support/spin_kernel.cuh"
 
 namespace tx = tensorx;
 using tx::index_t;
 using tx::testing::check_close;
+using tx::testing::delay;
 using tx::testing::on_host;
 using tx::testing::reference;
 
@@ -33,28 +35,6 @@ tx::Place gpu() {
 
 void require_success(cudaError_t status) {
   BOOST_TEST_REQUIRE(status == cudaSuccess, cudaGetErrorName(status));
-}
-
-__global__ void spin(long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-}
-
-__global__ void spin_then_fill(float* data, index_t count, float value, long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-  for (index_t i = threadIdx.x; i < count; i += blockDim.x) data[i] = value;
-}
-
-// Some milliseconds: work queued behind it would overtake it if it were not ordered after it.
-constexpr long long kSpinCycles = 20'000'000;
-
-/// Keeps `stream` busy for some milliseconds.
-void delay(cudaStream_t stream) {
-  spin<<<1, 1, 0, stream>>>(kSpinCycles);
-  require_success(cudaGetLastError());
 }
 
 constexpr index_t kCount = 1 << 16;
@@ -72,13 +52,10 @@ tx::Array<double, N> constant(const tx::Dim<N>& dims, double value) {
   return reference(dims, [value](const auto&) { return value; });
 }
 
-/// Loads the kernels of the spinning kernels before any case runs.
+/// Loads the spinning kernels before any case runs.
 struct WarmSpin {
   WarmSpin() {
-    if (tx::cuda::device_count() == 0) return;
-    spin<<<1, 1>>>(0);
-    spin_then_fill<<<1, 1>>>(nullptr, 0, 0.0f, 0);
-    static_cast<void>(cudaDeviceSynchronize());
+    if (tx::cuda::device_count() > 0) tx::testing::warm_spin_kernels<float>();
   }
 };
 BOOST_TEST_GLOBAL_FIXTURE(WarmSpin);
@@ -279,8 +256,7 @@ BOOST_AUTO_TEST_CASE(an_event_orders_a_kernel_the_program_launched_itself) {
   c = a + 1.0f;
   tx::synchronize();
   tx::Stream producer, consumer;
-  spin_then_fill<<<1, 256, 0, producer.handle()>>>(a.data(), kCount, 4.0f, kSpinCycles);
-  require_success(cudaGetLastError());
+  tx::testing::spin_then_fill(producer.handle(), a.data(), kCount, 4.0f);
   tx::Event done;
   done.record(producer);
   BOOST_TEST(!done.query(), "the spin is still running");
@@ -300,8 +276,7 @@ BOOST_AUTO_TEST_CASE(a_stream_waits_for_another_stream) {
   c = a + 1.0f;
   tx::synchronize();
   tx::Stream producer, consumer;
-  spin_then_fill<<<1, 256, 0, producer.handle()>>>(a.data(), kCount, 9.0f, kSpinCycles);
-  require_success(cudaGetLastError());
+  tx::testing::spin_then_fill(producer.handle(), a.data(), kCount, 9.0f);
   consumer.wait(producer);
   {
     tx::StreamGuard guard(consumer);
