@@ -33,11 +33,12 @@ void* allocate_on_host(std::size_t bytes) {
   return data;
 }
 
-// Waits for every queued operation of the device; a failure (only while the CUDA runtime shuts
-// down at exit, when nothing runs any more) is ignored, since a destructor cannot report it.
-void finish_queued_work(const Place& place) noexcept {
+// Waits for every queued operation of every device: a copy to another GPU reads the memory on
+// that GPU's stream. A failure (only while the CUDA runtime shuts down at exit, when nothing runs
+// any more) is ignored, since a destructor cannot report it.
+void finish_queued_work() noexcept {
   try {
-    synchronize(place);
+    synchronize();
   } catch (const Error&) {
   }
 }
@@ -76,7 +77,7 @@ Allocation::Allocation(void* data, std::size_t bytes, const Place& place,
 Allocation::~Allocation() {
   if (release_) {
     // The owner may reuse borrowed memory as soon as it hears back: no GPU work may still use it.
-    if (is_gpu_place(place_)) finish_queued_work(place_);
+    if (is_gpu_place(place_)) finish_queued_work();
     release_();
     return;
   }
@@ -85,9 +86,8 @@ Allocation::~Allocation() {
     std::free(data_);
     return;
   }
-  const int device = boost::get<CudaPlace>(place_).device;
   try {
-    detail::gpu_free(data_, size_, device, streams_.order_release(device)->handle());
+    streams_.free_after_uses(data_, size_, boost::get<CudaPlace>(place_).device);
   } catch (const Error&) {
     // Ordering the free can only fail while the CUDA runtime shuts down at exit, when the driver
     // reclaims the memory anyway.

@@ -84,8 +84,19 @@ bool StreamState::retired() const {
   return retired_;
 }
 
-void StreamState::order_before(const StreamState& waiter) {
-  if (&waiter == this) return;
+bool StreamState::finished() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (!retired_) return false;
+  if (final_event_ == nullptr) return true;  // retired at exit: nothing will wait any more
+  const cudaError_t status = cudaEventQuery(final_event_);
+  if (status == cudaSuccess) return true;
+  // cudaErrorNotReady, or an error of the device's that the next checked call reports.
+  static_cast<void>(cudaGetLastError());
+  return false;
+}
+
+bool StreamState::order_before(const StreamState& waiter) {
+  if (&waiter == this) return true;
   cudaEvent_t event = nullptr;
   cudaEvent_t owned = nullptr;  // an event of this wait's own, destroyed once it is queued
   {
@@ -100,12 +111,20 @@ void StreamState::order_before(const StreamState& waiter) {
       TENSORX_CUDA_CHECK(cudaEventRecord(event, handle_));
     }
   }
-  if (event == nullptr) return;
+  if (event == nullptr) return true;
+  // The waiter's lock in turn (never both at once: two threads ordering two streams each before
+  // the other cannot deadlock), so that its CUDA stream cannot be destroyed during the wait.
+  const std::lock_guard<std::mutex> lock(waiter.mutex_);
+  if (waiter.retired_) {
+    if (owned != nullptr) cuda_ignore(cudaEventDestroy(owned));
+    return false;
+  }
   // The legacy default stream (nullptr) means the current device's: the waiter's must be current.
   cuda::DeviceGuard guard(waiter.device());
   const cudaError_t waited = cudaStreamWaitEvent(waiter.handle(), event, 0);
   if (owned != nullptr) cuda_ignore(cudaEventDestroy(owned));
   TENSORX_CUDA_CHECK(waited);
+  return true;
 }
 
 const StreamRef& default_stream_state(int device) {

@@ -15,7 +15,12 @@ void StreamState::retire() noexcept {}
 bool StreamState::retired() const {
   return false;
 }
-void StreamState::order_before(const StreamState&) {}
+bool StreamState::finished() const {
+  return false;
+}
+bool StreamState::order_before(const StreamState&) {
+  return true;
+}
 
 const StreamRef& default_stream_state(int device) {
   cuda::check_device(device);

@@ -30,9 +30,26 @@ class StreamState {
   /// True once retire() was called: no more work may be queued on this stream.
   bool retired() const;
 
+  /// True once retire() was called and the work queued before it has finished: no later work
+  /// needs to wait for this stream any more.
+  bool finished() const;
+
   /// Makes work queued on `waiter` from now on wait, on the device, for the work queued on this
   /// stream so far (after retire(): for its last work). Nothing to do when they are one stream.
-  void order_before(const StreamState& waiter);
+  /// False, with nothing queued, when `waiter` was retired: the waiter is usually the calling
+  /// thread's current stream, but a free orders its buffer's uses before the buffer's last writer,
+  /// whose Stream another thread may be destroying.
+  bool order_before(const StreamState& waiter);
+
+  /// Calls `queue(handle())` while this stream cannot be retired, and returns true; returns false
+  /// without calling it once the stream was retired (its CUDA stream is then gone).
+  template <class Queue>
+  bool queue_if_live(Queue&& queue) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (retired_) return false;
+    queue(handle_);
+    return true;
+  }
 
  private:
   StreamHandle handle_;

@@ -4,8 +4,10 @@
 // values, overwrites what the first still reads, or gets its memory. Every kernel a case runs is
 // launched once before its spin, so that CUDA's lazy module loading (which may wait for running
 // kernels when it loads one) cannot order the work by itself and hide a missing wait.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -246,6 +248,46 @@ BOOST_AUTO_TEST_CASE(threads_on_their_own_streams_read_one_array) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_stream_destroyed_on_one_thread_while_another_frees_what_it_wrote) {
+  // A stress case, since no hook stops either thread at the racy point: the free waits for a
+  // reader and goes on the array's last writer while another thread destroys that writer's
+  // Stream. A free queued on the destroyed stream fails (the block then stays in the pool) or
+  // crashes; two locks taken in opposite orders would hang.
+  const auto b = filled(1.0f);
+  { const tx::Array<float, 1> warm = b * 2.0f; }  // loads the kernel
+  tx::synchronize();
+  tx::cuda::empty_cache();
+  const tx::cuda::MemoryStats before = tx::cuda::memory_stats(0);
+  for (int round = 0; round < 200; ++round) {
+    std::optional<tx::Stream> stream(std::in_place);
+    std::optional<tx::Array<float, 1>> a;
+    {
+      tx::StreamGuard guard(*stream);
+      a = b * 2.0f;  // allocated and written on the stream
+    }
+    const tx::Array<float, 1> c = *a + 1.0f;  // read on the default stream
+    std::atomic<int> arrived{0};
+    const auto meet = [&] {
+      arrived.fetch_add(1);
+      while (arrived.load() < 2) {
+      }
+    };
+    std::thread destroyer([&] {
+      meet();
+      stream.reset();
+    });
+    meet();
+    a.reset();
+    destroyer.join();
+  }
+  tx::synchronize();
+  tx::cuda::empty_cache();
+  const tx::cuda::MemoryStats after = tx::cuda::memory_stats(0);
+  BOOST_TEST(after.allocated_bytes == before.allocated_bytes);
+  BOOST_TEST(after.reserved_bytes == before.reserved_bytes, "a block was never freed");
+  require_success(cudaGetLastError());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(events_and_waits, *tx::testing::needs_cuda())
@@ -309,6 +351,16 @@ BOOST_AUTO_TEST_CASE(a_thousand_short_lived_streams_keep_handles_and_memory_boun
     tx::StreamGuard guard(stream);
     step();
   }
+  tx::synchronize();
+  {
+    // Every earlier request's Stream is gone and its work done: a new reader forgets them.
+    tx::Stream stream;
+    tx::StreamGuard guard(stream);
+    step();
+  }
+  const std::size_t readers = a.buffer()->streams().reader_count();
+  BOOST_TEST(readers <= tx::detail::BufferStreams::kReadersBeforeForgetting,
+             "a, read by every request, still names " << readers << " streams");
   tx::synchronize();
   tx::cuda::empty_cache();
   require_success(cudaMemGetInfo(&free_after, &total));

@@ -106,6 +106,29 @@ BOOST_AUTO_TEST_CASE(ping_pong_between_two_streams) {
   BOOST_TEST(record.used_only_on("a"));
 }
 
+BOOST_AUTO_TEST_CASE(readers_whose_work_is_done_are_forgotten_and_need_no_wait) {
+  Record record("w");
+  for (const char* reader : {"r1", "done1", "r2", "done2"}) read(record, reader);
+  BOOST_TEST(record.has_reader("done1"));
+  record.forget_finished_readers(
+      [](const std::string& reader) { return reader.rfind("done", 0) == 0; });
+  BOOST_TEST(record.readers() == (Streams{"r1", "r2"}), "the others keep their order");
+  BOOST_TEST(!record.has_reader("done1"));
+  BOOST_TEST(record.writer() == "w", "the writer is never forgotten");
+  // A forgotten reader that reads again follows the write again; a write follows the rest.
+  BOOST_TEST(read(record, "done1") == Streams{"w"});
+  BOOST_TEST(write(record, "x") == (Streams{"w", "r1", "r2", "done1"}));
+}
+
+BOOST_AUTO_TEST_CASE(forgetting_every_reader_leaves_the_writer_the_only_user) {
+  Record record("w");
+  read(record, "r");
+  record.forget_finished_readers([](const std::string&) { return true; });
+  BOOST_TEST(record.readers().empty());
+  BOOST_TEST(record.used_only_on("w"));
+  BOOST_TEST(write(record, "w").empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(stream_bookkeeping_without_a_gpu)
@@ -116,6 +139,7 @@ BOOST_AUTO_TEST_CASE(host_memory_has_no_stream_record) {
   // if anything were done with it.
   BOOST_CHECK_NO_THROW(host.streams().use(nullptr, false));
   BOOST_CHECK_NO_THROW(host.streams().use(nullptr, true));
+  BOOST_TEST(host.streams().reader_count() == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(gpu_memory_counters_need_a_gpu) {

@@ -28,8 +28,9 @@ class Allocation {
   Allocation(std::size_t bytes, const Place& place);
   /// Borrows `bytes` at `data` on `place`, memory that tensorx did not allocate. When this
   /// Allocation dies, `release` (which must not throw; empty when there is no one to tell) is
-  /// called exactly once instead of a free; for a GPU place, after the device has finished all
-  /// queued work, since the owner may reuse the memory at once. Borrowed GPU memory is recorded
+  /// called exactly once instead of a free; for a GPU place, after every device has finished its
+  /// queued work (a copy to another GPU reads the memory there), since the owner may reuse the
+  /// memory at once. Borrowed GPU memory is recorded
   /// as first used on the current stream, where the importer ordered the producer's work. Throws
   /// DeviceError for an unusable GPU, and then never calls `release`.
   Allocation(void* data, std::size_t bytes, const Place& place, std::function<void()> release);

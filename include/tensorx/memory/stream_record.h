@@ -25,7 +25,7 @@ class StreamRecord {
   /// (the last writer, unless that is `stream` or `stream` already read since the write).
   template <class Wait>
   void read(const Stream& stream, Wait&& wait) {
-    if (writer_ == stream || is_reader(stream)) return;
+    if (writer_ == stream || has_reader(stream)) return;
     wait(static_cast<const Stream&>(writer_));
     readers_.push_back(stream);
   }
@@ -35,12 +35,27 @@ class StreamRecord {
   template <class Wait>
   void write(const Stream& stream, Wait&& wait) {
     // A reader already waited for the last write when it read.
-    if (!(writer_ == stream) && !is_reader(stream)) wait(static_cast<const Stream&>(writer_));
+    if (!(writer_ == stream) && !has_reader(stream)) wait(static_cast<const Stream&>(writer_));
     for (const Stream& reader : readers_) {
       if (!(reader == stream)) wait(reader);
     }
     writer_ = stream;
     readers_.clear();
+  }
+
+  /// Forgets the readers for which `finished(reader)` is true: work known to be complete needs no
+  /// wait, and a buffer that many short-lived streams read (weights that a stream per request
+  /// reads and nothing writes) would otherwise keep every one of them.
+  template <class Finished>
+  void forget_finished_readers(Finished&& finished) {
+    readers_.erase(std::remove_if(readers_.begin(), readers_.end(),
+                                  [&](const Stream& reader) { return finished(reader); }),
+                   readers_.end());
+  }
+
+  /// True when `stream` read the buffer since the last write (and so already follows it).
+  bool has_reader(const Stream& stream) const {
+    return std::find(readers_.begin(), readers_.end(), stream) != readers_.end();
   }
 
   /// True when every use so far was on `stream`: any further use there needs no wait.
@@ -52,10 +67,6 @@ class StreamRecord {
   const std::vector<Stream>& readers() const { return readers_; }
 
  private:
-  bool is_reader(const Stream& stream) const {
-    return std::find(readers_.begin(), readers_.end(), stream) != readers_.end();
-  }
-
   Stream writer_;
   std::vector<Stream> readers_;
 };

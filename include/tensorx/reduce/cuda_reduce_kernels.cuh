@@ -102,6 +102,8 @@ __global__ void __launch_bounds__(kCudaThreads)
       last = group_broadcast(last, threads, &last_flag);
       A total = Op::template identity<C>();
       if (last) {
+        // Pairs with the writers' fence before their tickets: their partials are visible here.
+        __threadfence();
         for (int split = lane; split < work.splits; split += threads) {
           total = Op::combine(total, load_partial(&partials[output * work.splits + split]));
         }
@@ -182,6 +184,7 @@ __global__ void __launch_bounds__(kCudaThreads)
       }
       __syncthreads();
       if (last && thread_row == 0 && active) {
+        __threadfence();  // pairs with the writers' fence before their tickets
         A total = load_partial(&partials[result]);
         for (int s = 1; s < work.splits; ++s) {
           total = Op::combine(total, load_partial(&partials[s * results + result]));
