@@ -315,11 +315,7 @@ constexpr std::size_t kHugeBytes = std::size_t{kHugeSide} * kHugeSide * sizeof(t
 boost::test_tools::assertion_result memory_for_huge_arrays(boost::unit_test::test_unit_id) {
   std::size_t gpu_free = 0, gpu_total = 0;
   if (tx::cuda::device_count() > 0) {
-    cudaMemPool_t pool = nullptr;
-    tx::synchronize();
-    if (cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess) {
-      static_cast<void>(cudaMemPoolTrimTo(pool, 0));
-    }
+    tx::cuda::empty_cache();  // tensorx's own pool: the device's default pool holds none of it
     if (cudaMemGetInfo(&gpu_free, &gpu_total) != cudaSuccess) gpu_free = 0;
   }
   const std::size_t host_free = static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) *
