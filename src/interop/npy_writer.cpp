@@ -31,6 +31,7 @@ bool is_dense(const ErasedArray& array, bool fortran) {
 StridedBytes strided_bytes_of(const ErasedArray& array) {
   StridedBytes bytes;
   bytes.data = array.data();
+  bytes.buffer = array.buffer.get();  // a GPU array's record makes the copy wait for its writes
   bytes.place = array.buffer->place();
   bytes.rank = array.rank;
   for (int d = 0; d < array.rank; ++d) {

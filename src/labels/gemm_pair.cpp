@@ -15,11 +15,13 @@ namespace tensorx {
 namespace detail {
 namespace {
 
-// The bytes of `operand` (at `data` on `place`) with its axes visited in the order of `ids`.
-StridedBytes bytes_in_order(const LabelledOperand& operand, void* data, const Place& place,
-                            const std::int8_t* ids, int rank) {
+// The bytes of `operand` (at `data` in `buffer` on `place`) with its axes visited in the order of
+// `ids`. The buffer's stream record orders the copies across streams.
+StridedBytes bytes_in_order(const LabelledOperand& operand, void* data, Allocation* buffer,
+                            const Place& place, const std::int8_t* ids, int rank) {
   StridedBytes bytes;
   bytes.data = data;
+  bytes.buffer = buffer;
   bytes.place = place;
   bytes.rank = rank;
   for (int i = 0; i < rank; ++i) {
@@ -57,9 +59,13 @@ class SideData {
     stats::record_pass();
   }
 
+  /// The buffer data() lies in, whose stream record orders the GEMM and the copies on a GPU.
+  Allocation* buffer() const { return temporary_ ? temporary_.get() : operand_buffer(); }
+
   MatrixBatchRef matrices(DataType type, index_t rows, index_t cols, index_t batch) const {
     MatrixBatchRef ref;
     ref.matrix.data = data();
+    ref.matrix.buffer = buffer();
     ref.matrix.type = type;
     ref.matrix.place = operand_.place();
     ref.matrix.rows = rows;
@@ -72,12 +78,16 @@ class SideData {
   }
 
  private:
+  Allocation* operand_buffer() const {
+    return operand_.allocated() ? operand_.buffer->get() : nullptr;
+  }
   StridedBytes dense_bytes() const {
-    return bytes_in_order(dense_, temporary_->data(), operand_.place(), side_.dense_ids,
-                          side_.dense_rank);
+    return bytes_in_order(dense_, temporary_->data(), temporary_.get(), operand_.place(),
+                          side_.dense_ids, side_.dense_rank);
   }
   StridedBytes operand_bytes() const {
-    return bytes_in_order(operand_, data_, operand_.place(), side_.dense_ids, side_.dense_rank);
+    return bytes_in_order(operand_, data_, operand_buffer(), operand_.place(), side_.dense_ids,
+                          side_.dense_rank);
   }
 
   const GemmSide& side_;

@@ -17,6 +17,7 @@
 
 #include <tensorx/tensorx.h>
 
+#include "interop/scratch_dir.h"
 #include "support/cuda_test.h"
 #include "support/errors.h"
 #include "support/reference.h"
@@ -165,6 +166,13 @@ BOOST_AUTO_TEST_CASE(host_reads_wait_for_work_queued_in_a_guard) {
   tx::copy(host, c);
   BOOST_TEST(host(0) == 7.0f);
   BOOST_TEST(host(kCount - 1) == 7.0f);
+  // tx::save_npy of a GPU array
+  in_guard([&] { c = b + 5.0f; });
+  const tx::testing::ScratchDir dir;
+  tx::save_npy(dir.file("c.npy"), c);
+  const auto saved = tx::load_npy<float, 1>(dir.file("c.npy"));
+  BOOST_TEST(saved(0) == 8.0f);
+  BOOST_TEST(saved(kCount - 1) == 8.0f);
 }
 
 BOOST_AUTO_TEST_CASE(arrays_outlive_the_stream_they_were_made_on) {
@@ -195,20 +203,28 @@ BOOST_AUTO_TEST_CASE(arrays_outlive_the_stream_they_were_made_on) {
   BOOST_TEST(cudaGetLastError() == cudaSuccess, "no free went to a destroyed stream");
 }
 
-BOOST_AUTO_TEST_CASE(reductions_products_transposes_and_copies_follow_writes_on_other_streams) {
+BOOST_AUTO_TEST_CASE(
+    reductions_products_contractions_transposes_and_copies_follow_writes_on_other_streams) {
   const auto b = filled(3.0f);
   auto m = tx::to(tx::zeros<float>(tx::make_dim(256, 256)), gpu());
   auto w = tx::to(tx::ones<float>(tx::make_dim(256, 256)), gpu());
   auto bias = tx::to(tx::ones<float>(tx::make_dim(256)), gpu());
   tx::Array<float, 1> row_sums(tx::make_dim(256), gpu());
   tx::Array<float, 2> product(m.dims(), gpu()), layer(m.dims(), gpu()), turned(m.dims(), gpu());
-  tx::Array<float, 2> copied(m.dims(), gpu());
+  tx::Array<float, 2> copied(m.dims(), gpu()), labelled(m.dims(), gpu());
+  tx::Array<float, 2> regrouped(m.dims(), gpu()), einsummed;
+  // (k, l) in m's order and (l, k) in w's: one of them is copied into the other's order first.
+  auto m3 = tx::reshape(m, tx::make_dim(256, 16, 16));
+  auto w3 = tx::reshape(w, tx::make_dim(16, 16, 256));
   const auto run_all = [&] {
     row_sums = tx::sum<1>(m);
     product = tx::dot(m, w);
     layer = tx::relu(tx::dot(m, w) + bias);
     turned = tx::transpose(m);
     tx::copy(copied, m);
+    labelled("i,j") = m("i,k") * w("k,j");
+    regrouped("i,j") = m3("i,k,l") * w3("l,k,j");
+    einsummed = tx::einsum("ik,kj->ij", m, w);
   };
   run_all();  // loads every kernel and makes the BLAS handles and plans
   tx::synchronize();
@@ -224,6 +240,9 @@ BOOST_AUTO_TEST_CASE(reductions_products_transposes_and_copies_follow_writes_on_
   check_close(layer, constant(layer.dims(), 3.0 * 256 + 1.0), 1e-5);
   check_close(turned, constant(turned.dims(), 3.0));
   check_close(copied, constant(copied.dims(), 3.0));
+  check_close(labelled, constant(labelled.dims(), 3.0 * 256), 1e-5);
+  check_close(regrouped, constant(regrouped.dims(), 3.0 * 256), 1e-5);
+  check_close(einsummed, constant(einsummed.dims(), 3.0 * 256), 1e-5);
 }
 
 BOOST_AUTO_TEST_CASE(threads_on_their_own_streams_read_one_array) {
