@@ -222,6 +222,18 @@ BOOST_AUTO_TEST_CASE(nan_stays_nan_and_becomes_quiet) {
     }
   }
   BOOST_TEST((negative.bits() & 0x8000) != 0);
+  // Widening keeps the sign and payload and makes a signalling NaN quiet, as F16C does; the
+  // device gives the same bits (test/cuda/narrow_float_cuda_test.cu).
+  const auto widened_bits = [](std::uint16_t bits) {
+    const float x = float16::from_bits(bits);
+    std::uint32_t out;
+    std::memcpy(&out, &x, sizeof out);
+    return out;
+  };
+  BOOST_TEST(widened_bits(0xfe00) == 0xffc00000u);
+  BOOST_TEST(widened_bits(0xfd01) == 0xffe02000u);
+  BOOST_TEST(widened_bits(0x7c01) == 0x7fc02000u);
+  BOOST_TEST(widened_bits(0x7c00) == 0x7f800000u, "infinity stays infinity");
 }
 
 BOOST_AUTO_TEST_CASE(converts_integers_with_one_rounding) {

@@ -1,6 +1,9 @@
-// bfloat16 conversions in device code give the host's bits: every encoding to float, and every
-// float near every encoding (the midpoints and their neighbours), random bit patterns, NaNs and
-// doubles to bfloat16, computed by a kernel and compared with the host's conversions.
+// float16 and bfloat16 conversions in device code give the host's bits: every encoding to float,
+// and every float near every encoding (its value, the midpoint to the next encoding and the floats
+// on either side of it), random bit patterns, NaNs of either sign and doubles to the narrow type,
+// computed by a kernel and compared with the host's conversions. The device uses the CUDA
+// conversion instructions, whose NaNs are canonical: tensorx keeps a NaN's sign and payload on
+// both sides.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -8,29 +11,30 @@
 #include <random>
 #include <vector>
 
+#include <boost/mpl/list.hpp>
 #include <boost/test/unit_test.hpp>
 
 #include "support/cuda_test.h"
 #include "tensorx/core/bfloat16.h"
 #include "tensorx/core/cuda_check.h"
+#include "tensorx/core/float16.h"
 
 namespace tx = tensorx;
 
 namespace {
 
+using NarrowTypes = boost::mpl::list<tx::float16, tx::bfloat16>;
+
+template <class T>
 __global__ void widen(const std::uint16_t* bits, float* out, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) out[i] = tx::bfloat16::from_bits(bits[i]);
+  if (i < count) out[i] = T::from_bits(bits[i]);
 }
 
-__global__ void narrow(const float* in, std::uint16_t* out, int count) {
+template <class T, class From>
+__global__ void narrow(const From* in, std::uint16_t* out, int count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) out[i] = tx::bfloat16(in[i]).bits();
-}
-
-__global__ void narrow_double(const double* in, std::uint16_t* out, int count) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count) out[i] = tx::bfloat16(in[i]).bits();
+  if (i < count) out[i] = T(in[i]).bits();
 }
 
 /// `kernel(device input, device output, count)` on `input`, the output copied back.
@@ -59,41 +63,73 @@ float float_from_bits(std::uint32_t bits) {
   return x;
 }
 
+std::uint32_t bits_of(float x) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+/// Every encoding's value, the midpoint to the next encoding of the same sign and the floats on
+/// either side of that midpoint, then random bit patterns (NaNs among them) and NaNs of both
+/// signs with payloads high and low.
+template <class T>
+std::vector<float> floats_near_every_encoding() {
+  std::vector<float> floats;
+  for (std::uint32_t bits = 0; bits < (1u << 16); ++bits) {
+    const float value = T::from_bits(static_cast<std::uint16_t>(bits));
+    floats.push_back(value);
+    if ((bits & 0x7fffu) == 0x7fffu || !std::isfinite(value)) continue;
+    const float next = T::from_bits(static_cast<std::uint16_t>(bits + 1));
+    if (!std::isfinite(next)) continue;
+    // Exact: the midpoint of two neighbouring narrow values has a few bits more than they do.
+    const float middle = static_cast<float>((static_cast<double>(value) + next) / 2);
+    floats.push_back(middle);
+    floats.push_back(std::nextafter(middle, 0.0f));
+    floats.push_back(std::nextafter(middle, 2.0f * middle));
+  }
+  std::mt19937 rng(20240631);
+  for (int i = 0; i < (1 << 18); ++i) floats.push_back(float_from_bits(rng()));
+  for (const std::uint32_t nan :
+       {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff800001u, 0x7fe12345u, 0xffd55555u}) {
+    floats.push_back(float_from_bits(nan));
+  }
+  return floats;
+}
+
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(bfloat16_on_the_device, *tx::testing::needs_cuda())
+BOOST_AUTO_TEST_SUITE(narrow_floats_on_the_device, *tx::testing::needs_cuda())
 
-BOOST_AUTO_TEST_CASE(every_encoding_widens_to_the_hosts_float) {
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_encoding_widens_to_the_hosts_float, T, NarrowTypes) {
   std::vector<std::uint16_t> bits(1 << 16);
   for (std::size_t i = 0; i < bits.size(); ++i) bits[i] = static_cast<std::uint16_t>(i);
-  const auto floats = on_device<float>(widen, bits);
+  const auto floats = on_device<float>(widen<T>, bits);
   int mismatches = 0;
   for (std::size_t i = 0; i < bits.size(); ++i) {
-    const float host = tx::bfloat16::from_bits(bits[i]);
-    mismatches += std::memcmp(&host, &floats[i], sizeof host) != 0;
+    const float host = T::from_bits(bits[i]);
+    if (bits_of(host) != bits_of(floats[i]) && mismatches++ < 3) {
+      BOOST_TEST_MESSAGE(std::hex << "encoding 0x" << bits[i] << ": host 0x" << bits_of(host)
+                                  << ", device 0x" << bits_of(floats[i]));
+    }
   }
   BOOST_TEST(mismatches == 0);
 }
 
-BOOST_AUTO_TEST_CASE(floats_and_doubles_narrow_to_the_hosts_bits) {
-  // Each encoding's value, the midpoint to the next one and the floats on either side of it.
-  std::vector<float> floats;
-  for (std::uint32_t bits = 0; bits < (1u << 16); ++bits) {
-    const std::uint32_t value = bits << 16;
-    for (const std::uint32_t delta : {0u, 0x7fffu, 0x8000u, 0x8001u}) {
-      floats.push_back(float_from_bits(value + delta));
-    }
-  }
-  std::mt19937 rng(20240631);
-  for (int i = 0; i < (1 << 18); ++i) floats.push_back(float_from_bits(rng()));
-  const auto narrowed = on_device<std::uint16_t>(narrow, floats);
+BOOST_AUTO_TEST_CASE_TEMPLATE(floats_and_doubles_narrow_to_the_hosts_bits, T, NarrowTypes) {
+  const std::vector<float> floats = floats_near_every_encoding<T>();
+  const auto narrowed = on_device<std::uint16_t>(narrow<T, float>, floats);
   std::vector<double> doubles(floats.begin(), floats.end());
   for (double& d : doubles) d = std::nextafter(d, 0.0);  // off the float grid: one rounding
-  const auto narrowed_doubles = on_device<std::uint16_t>(narrow_double, doubles);
+  const auto narrowed_doubles = on_device<std::uint16_t>(narrow<T, double>, doubles);
   int mismatches = 0;
   for (std::size_t i = 0; i < floats.size(); ++i) {
-    mismatches += narrowed[i] != tx::bfloat16(floats[i]).bits();
-    mismatches += narrowed_doubles[i] != tx::bfloat16(doubles[i]).bits();
+    const std::uint16_t host = T(floats[i]).bits(), host_double = T(doubles[i]).bits();
+    if ((narrowed[i] != host || narrowed_doubles[i] != host_double) && mismatches++ < 3) {
+      BOOST_TEST_MESSAGE(std::hex << "float 0x" << bits_of(floats[i]) << ": host 0x" << host
+                                  << ", device 0x" << narrowed[i] << "; its double less an ulp: "
+                                  << "host 0x" << host_double << ", device 0x"
+                                  << narrowed_doubles[i]);
+    }
   }
   BOOST_TEST(mismatches == 0);
 }

@@ -1,6 +1,7 @@
 // float16: the IEEE 754 binary16 element type, a two-byte value usable in host and device code.
 // Arithmetic happens in float and is rounded back; on the host the conversions are portable bit
-// manipulation (no F16C), on the device they are the CUDA conversion instructions.
+// manipulation (no F16C), on the device they are the CUDA conversion instructions for numbers and
+// the same bit manipulation for NaNs.
 #pragma once
 
 #include <cstdint>
@@ -21,27 +22,33 @@ class float16;
 
 namespace detail {
 
+// The device's conversion instructions turn every NaN into one canonical NaN; tensorx keeps a
+// NaN's sign and top payload bits (and makes it quiet) on the host and the device alike, so NaNs
+// take the bit path there too.
+
 TENSORX_HOST_DEVICE inline std::uint16_t float_to_half_bits(float value) {
+  const std::uint32_t bits = bits_of(value);
 #if TENSORX_DEVICE_CODE
-  return __half_as_ushort(__float2half_rn(value));
-#else
-  return round_to_narrow_bits<Binary16, Binary32>(bits_of(value));
+  if ((bits & 0x7fffffffu) <= 0x7f800000u) return __half_as_ushort(__float2half_rn(value));
 #endif
+  return round_to_narrow_bits<Binary16, Binary32>(bits);
 }
 
 TENSORX_HOST_DEVICE inline std::uint16_t double_to_half_bits(double value) {
+  const std::uint64_t bits = bits_of(value);
 #if TENSORX_DEVICE_CODE
-  return __half_as_ushort(__double2half(value));
-#else
-  return round_to_narrow_bits<Binary16, Binary64>(bits_of(value));
+  if ((bits & 0x7fffffffffffffffull) <= 0x7ff0000000000000ull) {
+    return __half_as_ushort(__double2half(value));
+  }
 #endif
+  return round_to_narrow_bits<Binary16, Binary64>(bits);
 }
 
-/// Exact: every binary16 value is a float.
+/// Exact: every binary16 value is a float (a NaN keeps its sign and payload and becomes quiet).
 TENSORX_HOST_DEVICE inline float half_bits_to_float(std::uint16_t bits) {
 #if TENSORX_DEVICE_CODE
-  return __half2float(__ushort_as_half(bits));
-#else
+  if ((bits & 0x7fffu) <= 0x7c00u) return __half2float(__ushort_as_half(bits));
+#endif
   const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
   const std::uint32_t exponent = (bits >> 10) & 0x1fu;
   const std::uint32_t fraction = bits & 0x3ffu;
@@ -50,10 +57,13 @@ TENSORX_HOST_DEVICE inline float half_bits_to_float(std::uint16_t bits) {
     const float magnitude = static_cast<float>(fraction) * 5.9604644775390625e-8f;
     return sign != 0 ? -magnitude : magnitude;
   }
-  // Rebias 15 -> 127; inf and NaN (exponent 31) keep their fraction as the payload.
-  const std::uint32_t float_exponent = exponent == 0x1fu ? 0xffu : exponent + 112u;
-  return float_from_bits(sign | (float_exponent << 23) | (fraction << 13));
-#endif
+  // Rebias 15 -> 127; inf and NaN (exponent 31) keep their fraction as the payload, and a NaN
+  // becomes quiet, as x86's conversion instructions (F16C) make it.
+  if (exponent == 0x1fu) {
+    const std::uint32_t quiet = fraction != 0 ? 0x00400000u : 0u;
+    return float_from_bits(sign | 0x7f800000u | (fraction << 13) | quiet);
+  }
+  return float_from_bits(sign | ((exponent + 112u) << 23) | (fraction << 13));
 }
 
 }  // namespace detail
