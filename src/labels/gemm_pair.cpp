@@ -59,9 +59,6 @@ class SideData {
     stats::record_pass();
   }
 
-  /// The buffer data() lies in, whose stream record orders the GEMM and the copies on a GPU.
-  Allocation* buffer() const { return temporary_ ? temporary_.get() : operand_buffer(); }
-
   MatrixBatchRef matrices(DataType type, index_t rows, index_t cols, index_t batch) const {
     MatrixBatchRef ref;
     ref.matrix.data = data();
@@ -78,6 +75,8 @@ class SideData {
   }
 
  private:
+  /// The buffer data() lies in, whose stream record orders the GEMM and the copies on a GPU.
+  Allocation* buffer() const { return temporary_ ? temporary_.get() : operand_buffer(); }
   Allocation* operand_buffer() const {
     return operand_.allocated() ? operand_.buffer->get() : nullptr;
   }

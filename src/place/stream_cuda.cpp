@@ -79,11 +79,6 @@ void StreamState::retire() noexcept {
   retired_ = true;
 }
 
-bool StreamState::retired() const {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  return retired_;
-}
-
 bool StreamState::finished() const {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (!retired_) return false;

@@ -12,9 +12,6 @@ namespace detail {
 // Without CUDA no StreamState is ever made: there is no device to make one for.
 StreamState::~StreamState() = default;
 void StreamState::retire() noexcept {}
-bool StreamState::retired() const {
-  return false;
-}
 bool StreamState::finished() const {
   return false;
 }

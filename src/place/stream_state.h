@@ -27,8 +27,6 @@ class StreamState {
   /// Called once by the owning Stream just before it destroys the CUDA stream: captures the work
   /// queued on it in the final event that later waits use instead.
   void retire() noexcept;
-  /// True once retire() was called: no more work may be queued on this stream.
-  bool retired() const;
 
   /// True once retire() was called and the work queued before it has finished: no later work
   /// needs to wait for this stream any more.

@@ -14,6 +14,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "core/float16_reference.h"
+#include "tensorx/core/float_bits.h"
 
 namespace tx = tensorx;
 using tx::float16;
@@ -225,10 +226,7 @@ BOOST_AUTO_TEST_CASE(nan_stays_nan_and_becomes_quiet) {
   // Widening keeps the sign and payload and makes a signalling NaN quiet, as F16C does; the
   // device gives the same bits (test/cuda/narrow_float_cuda_test.cu).
   const auto widened_bits = [](std::uint16_t bits) {
-    const float x = float16::from_bits(bits);
-    std::uint32_t out;
-    std::memcpy(&out, &x, sizeof out);
-    return out;
+    return tx::detail::bits_of(static_cast<float>(float16::from_bits(bits)));
   };
   BOOST_TEST(widened_bits(0xfe00) == 0xffc00000u);
   BOOST_TEST(widened_bits(0xfd01) == 0xffe02000u);

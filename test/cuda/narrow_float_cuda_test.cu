@@ -6,7 +6,6 @@
 // both sides.
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "tensorx/core/bfloat16.h"
 #include "tensorx/core/cuda_check.h"
 #include "tensorx/core/float16.h"
+#include "tensorx/core/float_bits.h"
 
 namespace tx = tensorx;
 
@@ -57,17 +57,8 @@ std::vector<Out> on_device(Kernel kernel, const std::vector<In>& input) {
   return output;
 }
 
-float float_from_bits(std::uint32_t bits) {
-  float x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
-std::uint32_t bits_of(float x) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
+using tx::detail::bits_of;
+using tx::detail::float_from_bits;
 
 /// Every encoding's value, the midpoint to the next encoding of the same sign and the floats on
 /// either side of that midpoint, then random bit patterns (NaNs among them) and NaNs of both

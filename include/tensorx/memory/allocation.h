@@ -30,9 +30,9 @@ class Allocation {
   /// Allocation dies, `release` (which must not throw; empty when there is no one to tell) is
   /// called exactly once instead of a free; for a GPU place, after every device has finished its
   /// queued work (a copy to another GPU reads the memory there), since the owner may reuse the
-  /// memory at once. Borrowed GPU memory is recorded
-  /// as first used on the current stream, where the importer ordered the producer's work. Throws
-  /// DeviceError for an unusable GPU, and then never calls `release`.
+  /// memory at once. Borrowed GPU memory is recorded as first used on the current stream, where
+  /// the importer ordered the producer's work. Throws DeviceError for an unusable GPU, and then
+  /// never calls `release`.
   Allocation(void* data, std::size_t bytes, const Place& place, std::function<void()> release);
   /// Releases the bytes; on a GPU, stream-ordered after every use any stream made of them.
   ~Allocation();
