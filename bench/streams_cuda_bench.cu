@@ -10,6 +10,8 @@
 //   bench_streams_cuda --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 #include <string>
 
+#include <tensorx/memory/stream_order.h>
+
 #include "gpu_bench.cuh"
 
 namespace tx = tensorx;

@@ -65,6 +65,13 @@ Handle thread_handle(int device) {
 cublasHandle_t create_cublas() {
   cublasHandle_t created = nullptr;
   cublas_check(cublasCreate(&created), "cublasCreate");
+  // float16 and bfloat16 products accumulate in float, reductions between the pieces of a split
+  // product included: by default cuBLAS may add those in the output type, which on an H100 put
+  // C = A B + C in bfloat16 four of its units in the last place off where A B and C cancel.
+  cublas_check(cublasSetMathMode(created, static_cast<cublasMath_t>(
+                                              CUBLAS_DEFAULT_MATH |
+                                              CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)),
+               "cublasSetMathMode");
   return created;
 }
 

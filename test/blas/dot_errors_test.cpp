@@ -65,14 +65,23 @@ BOOST_AUTO_TEST_CASE(batch_extents_and_inner_extents_of_batches) {
 
 #if defined(TENSORX_TEST_ON_GPU)
 BOOST_AUTO_TEST_CASE(operands_on_different_places) {
+  // Every product here has shapes that fit, (2, 3) by (3, 4), so only the places are wrong.
   auto rng = tx::testing::make_rng(804);
-  const auto gpu = random_array<float>(tx::make_dim(2, 3), rng);
-  const tx::Array<float, 2> cpu = on_host(random_array<float>(tx::make_dim(3, 4), rng));
+  const auto gpu23 = random_array<float>(tx::make_dim(2, 3), rng);
+  const auto gpu34 = random_array<float>(tx::make_dim(3, 4), rng);
+  const tx::Array<float, 2> cpu23 = on_host(gpu23);
+  const tx::Array<float, 2> cpu34 = on_host(gpu34);
   tx::Array<float, 2> c(tx::make_dim(2, 4), tx::testing::test_place());
-  BOOST_CHECK_THROW(c = tx::dot(gpu, cpu), tx::PlaceError);
-  BOOST_CHECK_THROW(c = tx::dot(cpu, gpu) + 1.0f, tx::PlaceError);
+  tx::fill(c, 7.0f);
+  BOOST_CHECK_EXCEPTION(c = tx::dot(gpu23, cpu34), tx::PlaceError,
+                        message_has({"CpuPlace", "CudaPlace(0)"}));
+  BOOST_CHECK_EXCEPTION(c = tx::dot(cpu23, gpu34) + 1.0f, tx::PlaceError,
+                        message_has({"CpuPlace", "CudaPlace(0)"}));
   tx::Array<float, 2> host(tx::make_dim(2, 4));
-  BOOST_CHECK_THROW(host = tx::dot(gpu, tx::to(cpu, tx::testing::test_place())), tx::PlaceError);
+  BOOST_CHECK_EXCEPTION(host = tx::dot(gpu23, gpu34), tx::PlaceError,
+                        message_has({"CpuPlace", "CudaPlace(0)"}));
+  // Nothing was written.
+  tx::testing::check_close(c, tx::testing::reference(c.dims(), [](const auto&) { return 7.0; }));
 }
 #endif
 

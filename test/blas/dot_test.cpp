@@ -111,7 +111,7 @@ BOOST_AUTO_TEST_CASE(matrix_vector_vector_matrix_and_inner_product) {
   tx::Array<double, 1> tv = tx::dot(tx::transpose(m), y);
   check_close(tx::reshape(on_host(tv), tx::make_dim(4, 1)), matmul_reference(hm, true, hy, false));
 
-  tx::Array<double, 0> inner;
+  auto inner = tx::testing::scalar_on_test_place<double>();  // a default rank-0 array is on the CPU
   const auto before = tx::stats::passes();
   inner = tx::dot(x, x);
   BOOST_TEST(tx::stats::passes() - before == 1u);

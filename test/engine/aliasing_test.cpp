@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(noalias_keeps_every_other_check_and_allocates_like_an_assig
   BOOST_TEST(c.dims() == a.dims());
   tx::noalias(c) += a;
   check_close(c, reference(a.dims(), [&](const auto& i) { return 3.0 * host[i]; }));
-  tx::Array<double, 2> wide(tx::make_dim(3, 5));
+  tx::Array<double, 2> wide(tx::make_dim(3, 5), tx::testing::test_place());
   BOOST_CHECK_THROW(tx::noalias(wide) = a, tx::ShapeError);
   // A transposed view node takes noalias too.
   tx::noalias(tx::transpose(wide)) = a + 1.0;

@@ -114,7 +114,7 @@ BOOST_AUTO_TEST_CASE(an_unallocated_destination_takes_the_shape_and_place_of_the
 BOOST_AUTO_TEST_CASE(a_shape_mismatch_throws_before_anything_is_written) {
   auto rng = tx::testing::make_rng(15);
   auto a = random_array<float>(tx::make_dim(4, 3), rng);
-  auto c = tx::testing::on_test_place(tx::zeros<float>(tx::make_dim(3, 4)));
+  auto c = tx::testing::zeros_on_test_place<float>(tx::make_dim(3, 4));
   const auto before = tx::stats::passes();
   BOOST_CHECK_EXCEPTION(
       c = a + 1.0f, tx::ShapeError,
@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(a_shape_mismatch_throws_before_anything_is_written) {
 BOOST_AUTO_TEST_CASE(strided_destinations_are_written_through_their_strides) {
   auto rng = tx::testing::make_rng(16);
   auto a = random_array<float>(tx::make_dim(6, 4), rng);
-  auto big = tx::testing::on_test_place(tx::zeros<float>(tx::make_dim(10, 6)));
+  auto big = tx::testing::zeros_on_test_place<float>(tx::make_dim(10, 6));
   // The destination: rows 2..5 of big, transposed, i.e. a (6, 4) view with strides (1, 6).
   auto window = big.slice(2, 6);
   tx::transpose(window) = a * 3.0f;
@@ -148,7 +148,7 @@ BOOST_AUTO_TEST_CASE(dense_views_with_an_inner_extent_of_one_are_read_as_one_fla
   for (const tx::index_t length : {tx::index_t{37}, tx::index_t{300001}}) {
     const auto dims = tx::make_dim(1, length);
     auto a = random_array<float>(dims, rng), b = random_array<float>(dims, rng);
-    auto c = tx::testing::on_test_place(tx::zeros<float>(dims));
+    auto c = tx::testing::zeros_on_test_place<float>(dims);
     tx::transpose(c) = tx::transpose(a) * 2.0f + tx::transpose(b);
     const auto ha = tx::testing::on_host(a), hb = tx::testing::on_host(b);
     check_close(c, reference(dims, [&](const auto& i) {
@@ -169,8 +169,8 @@ BOOST_AUTO_TEST_CASE(empty_and_size_one_dimensions) {
   tx::Array<double, 3> r = one - 1.0;
   check_close(r, reference(tx::make_dim(1, 1, 1),
                            [&](const auto& i) { return tx::testing::on_host(one)[i] - 1.0; }));
-  tx::Array<double, 0> s;
-  s = tx::Array<double, 0>() * 0.0 + 2.5;
+  auto s = tx::testing::scalar_on_test_place<double>();  // a default rank-0 array is on the CPU
+  s = tx::testing::zeros_on_test_place<double>(tx::Dim<0>()) * 0.0 + 2.5;
   BOOST_TEST(s.item() == 2.5);
 }
 

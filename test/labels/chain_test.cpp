@@ -79,8 +79,8 @@ BOOST_AUTO_TEST_CASE(chains_with_batch_labels_and_vectors) {
   check_close(
       r, einsum_reference("bi", tx::make_dim(3, 4), {ref(x, "bij"), ref(y, "bjk"), ref(v, "k")}),
       product_tolerance<float>(30));
-  // A full contraction to a number.
-  tx::Array<float, 0> s;
+  // A full contraction to a number, on the operands' place (a default rank-0 array is on the CPU).
+  auto s = tx::testing::scalar_on_test_place<float>();
   s("") = x("b,i,j") * y("b,j,k") * v("k");
   tx::testing::check_scalar(
       s, einsum_reference("", tx::Dim<0>(), {ref(x, "bij"), ref(y, "bjk"), ref(v, "k")}),

@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(a_concat_broadcasts_inside_a_larger_expression) {
               }));
   // A concat of extent 1 along its axis, stretched along that axis.
   const auto row = random_array<float>(tx::make_dim(1, 4), rng);
-  const auto none = tx::testing::on_test_place(tx::zeros<float>(tx::make_dim(0, 4)));
+  const auto none = tx::testing::zeros_on_test_place<float>(tx::make_dim(0, 4));
   const auto hrow = on_host(row);
   c = m * tx::concat<0>(none, row, none);
   check_close(c, reference(c.dims(), [&](const auto& i) { return hm[i] * hrow(0, i[1]); }));
@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(operands_that_read_the_destination_elsewhere_go_through_a_t
 BOOST_AUTO_TEST_CASE(one_operand_and_empty_operands) {
   auto rng = tx::testing::make_rng(207);
   const auto a = random_array<float>(tx::make_dim(3, 4), rng);
-  const auto empty = tx::testing::on_test_place(tx::zeros<float>(tx::make_dim(3, 0)));
+  const auto empty = tx::testing::zeros_on_test_place<float>(tx::make_dim(3, 0));
   tx::Array<float, 2> c = tx::concat<1>(a);
   check_close(c, reference(c.dims(), [&, ha = on_host(a)](const auto& i) { return ha[i]; }));
   c = tx::concat<1>(empty, a, empty);
@@ -194,7 +194,8 @@ BOOST_AUTO_TEST_CASE(one_operand_and_empty_operands) {
 }
 
 BOOST_AUTO_TEST_CASE(extents_that_differ_off_the_axis_are_a_shape_error_naming_the_shapes) {
-  const tx::Array<float, 2> a(tx::make_dim(2, 3)), b(tx::make_dim(3, 4));
+  const tx::Array<float, 2> a(tx::make_dim(2, 3), tx::testing::test_place()),
+      b(tx::make_dim(3, 4), tx::testing::test_place());
   BOOST_CHECK_EXCEPTION(
       tx::concat<1>(a, b).dims(), tx::ShapeError,
       tx::testing::message_is("cannot concatenate shapes (2, 3) and (3, 4) along axis 1: their "

@@ -120,7 +120,7 @@ BOOST_AUTO_TEST_CASE(a_one_hot_broadcasts_inside_a_larger_expression) {
 }
 
 BOOST_AUTO_TEST_CASE(a_negative_depth_is_a_shape_error) {
-  const tx::Array<std::int32_t, 1> labels(tx::make_dim(3));
+  const tx::Array<std::int32_t, 1> labels(tx::make_dim(3), tx::testing::test_place());
   BOOST_CHECK_EXCEPTION(tx::one_hot(labels, -2), tx::ShapeError,
                         tx::testing::message_is("tx::one_hot: negative depth -2"));
 }

@@ -193,11 +193,11 @@ BOOST_AUTO_TEST_CASE(gathering_into_the_table_itself_goes_through_a_temporary) {
 }
 
 BOOST_AUTO_TEST_CASE(an_out_of_range_index_is_an_index_error_before_anything_is_written) {
-  const auto table = tx::testing::on_test_place(tx::ones<float>(tx::make_dim(5, 3)));
+  const auto table = tx::testing::ones_on_test_place<float>(tx::make_dim(5, 3));
   tx::Array<std::int32_t, 2> host(tx::make_dim(2, 3));
   tx::fill(host, 1);
   host(1, 2) = 5;
-  auto c = tx::testing::on_test_place(tx::zeros<float>(tx::make_dim(2, 3, 3)));
+  auto c = tx::testing::zeros_on_test_place<float>(tx::make_dim(2, 3, 3));
   BOOST_CHECK_EXCEPTION(
       c = tx::take(table, tx::testing::on_test_place(host)), tx::IndexError,
       tx::testing::message_is(

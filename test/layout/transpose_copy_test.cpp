@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(every_permutation_of_a_rank_4_array) {
     check_permuted_copy(strided, axes);
     // A destination with gaps: still unit-stride along its last axis.
     const auto target = tx::testing::with_gaps(
-        tx::testing::on_test_place(tx::zeros<float>(tx::permute(a, axes).dims())));
+        tx::testing::zeros_on_test_place<float>(tx::permute(a, axes).dims()));
     check_permuted_copy(a, axes, target);
   } while (std::next_permutation(order.begin(), order.end()));
 }

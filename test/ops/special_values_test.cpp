@@ -2,7 +2,9 @@
 // denormal, ±1, halves, large and huge arguments, the largest finite value, ±inf and NaN, in
 // float and double, on the SIMD loop (dense operands) and the scalar loop (strided operands),
 // each against the other and against the C library or the function's definition in double.
-// Infinities must match exactly, NaN must meet NaN, zeros keep their sign where C keeps it.
+// Infinities must match exactly, NaN must meet NaN, zeros keep their sign where C keeps it. The
+// operands live on the test place: compiled as CUDA (test_cuda_ops), the same dense and strided
+// operands go through the CUDA engine, whose results must meet the same references.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -11,6 +13,8 @@
 #include <vector>
 
 #include <tensorx/tensorx.h>
+
+#include "support/test_place.h"
 
 namespace tx = tensorx;
 
@@ -29,20 +33,22 @@ std::vector<T> special_values() {
   return values;
 }
 
-/// Copies of `values` laid out so that the CPU engine takes its SIMD loop (dense) or its scalar
-/// loop (every other element of a buffer twice as long).
+/// Copies of `values` on the test place laid out so that the CPU engine takes its SIMD loop
+/// (dense) or its scalar loop (every other element of a buffer twice as long), and the values on
+/// the host for the references.
 template <class T>
 struct Layouts {
-  tx::Array<T, 1> dense, strided;
+  tx::Array<T, 1> host, dense, strided;
   explicit Layouts(const std::vector<T>& values, int copies) {
     const auto n = static_cast<tx::index_t>(values.size()) * copies;
-    dense = tx::Array<T, 1>(tx::make_dim(n));
-    tx::Array<T, 1> wide(tx::make_dim(2 * n));
-    strided = tx::Array<T, 1>(wide.buffer(), tx::make_dim(n), tx::make_dim(2), 0);
+    host = tx::Array<T, 1>(tx::make_dim(n));
     for (tx::index_t i = 0; i < n; ++i) {
-      dense(i) = values[static_cast<std::size_t>(i) % values.size()];
-      strided(i) = dense(i);
+      host(i) = values[static_cast<std::size_t>(i) % values.size()];
     }
+    dense = tx::testing::on_test_place(host);
+    const tx::Array<T, 1> wide(tx::make_dim(2 * n), tx::testing::test_place());
+    strided = tx::Array<T, 1>(wide.buffer(), tx::make_dim(n), tx::make_dim(2), 0);
+    tx::copy(strided, host);
   }
 };
 
@@ -68,13 +74,12 @@ void check_unary(const char* name, Build build, Reference reference, double ulps
                  bool signed_zero = true) {
   const std::vector<T> values = special_values<T>();
   const Layouts<T> in(values, 16);
-  tx::Array<T, 1> simd, scalar;
-  simd = build(in.dense);
-  scalar = build(in.strided);
+  const tx::Array<T, 1> simd = tx::testing::on_host(tx::Array<T, 1>(build(in.dense)));
+  const tx::Array<T, 1> scalar = tx::testing::on_host(tx::Array<T, 1>(build(in.strided)));
   int bad = 0;
   std::ostringstream first;
   for (tx::index_t i = 0; i < simd.numel(); ++i) {
-    const T x = in.dense(i);
+    const T x = in.host(i);
     const double want = reference(static_cast<double>(x));
     const bool ok = same<T>(simd(i), scalar(i), ulps, signed_zero) &&
                     same<T>(scalar(i), static_cast<T>(want), ulps, signed_zero);
@@ -95,18 +100,17 @@ void check_binary(const char* name, Build build, Reference reference, double ulp
     for (T y : values) xs.push_back(x), ys.push_back(y);
   }
   const Layouts<T> x(xs, 2), y(ys, 2);
-  tx::Array<T, 1> simd, scalar;
-  simd = build(x.dense, y.dense);
-  scalar = build(x.strided, y.strided);
+  const tx::Array<T, 1> simd = tx::testing::on_host(tx::Array<T, 1>(build(x.dense, y.dense)));
+  const tx::Array<T, 1> scalar = tx::testing::on_host(tx::Array<T, 1>(build(x.strided, y.strided)));
   int bad = 0;
   std::ostringstream first;
   for (tx::index_t i = 0; i < simd.numel(); ++i) {
-    const double want = reference(static_cast<double>(x.dense(i)), static_cast<double>(y.dense(i)));
+    const double want = reference(static_cast<double>(x.host(i)), static_cast<double>(y.host(i)));
     const bool ok = same<T>(simd(i), scalar(i), ulps) &&
                     same<T>(scalar(i), static_cast<T>(want), ulps, signed_zero);
     if (!ok && bad++ == 0) {
-      first << name << "(" << x.dense(i) << ", " << y.dense(i) << "): SIMD " << simd(i)
-            << ", scalar " << scalar(i) << ", expected " << static_cast<T>(want);
+      first << name << "(" << x.host(i) << ", " << y.host(i) << "): SIMD " << simd(i) << ", scalar "
+            << scalar(i) << ", expected " << static_cast<T>(want);
     }
   }
   BOOST_TEST(bad == 0, bad << " pairs differ; first " << first.str());

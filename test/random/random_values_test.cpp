@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(an_element_depends_only_on_seed_offset_and_flat_index) {
 BOOST_AUTO_TEST_CASE(a_draw_broadcasts_like_any_operand) {
   // A row of 24 draws added to every row of a (5, 24) matrix of zeros, and a column of 5 draws to
   // every column: each row (column) is the draw itself.
-  const auto zeros = tx::testing::on_test_place(tx::zeros<float>(tx::make_dim(5, 24)));
+  const auto zeros = tx::testing::zeros_on_test_place<float>(tx::make_dim(5, 24));
   const auto rows =
       evaluate_on<float, 2>(test_place(), zeros + tx::uniform<float>(tx::make_dim(24), 9, 2));
   check_each("a broadcast row", rows, [](std::uint64_t i, double got) {

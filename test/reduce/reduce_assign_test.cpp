@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(destinations_are_allocated_or_checked_before_any_work) {
       tx::argmax<-1>(tx::reshape(m, tx::make_dim(3, 1, 4)), tx::keepdims);
   BOOST_TEST(kept.dims() == tx::make_dim(3, 1, 1));
 
-  auto wrong = tx::testing::on_test_place(tx::zeros<float>(tx::make_dim(5)));
+  auto wrong = tx::testing::zeros_on_test_place<float>(tx::make_dim(5));
   const auto before = tx::stats::passes();
   BOOST_CHECK_EXCEPTION(
       wrong = tx::sum<1>(m), tx::ShapeError,

@@ -156,12 +156,6 @@ void check_reduction(const Array<R, M>& result, const Array<double, N>& expected
   BOOST_TEST(bad == 0, bad << " of " << checked << " results differ; first " << first.str());
 }
 
-/// A rank-0 array on the test place, to receive a full reduction.
-template <class T>
-Array<T, 0> scalar_on_test_place() {
-  return Array<T, 0>(Dim<0>(), test_place());
-}
-
 /// Assigns `reduction` to a new array (one element on the test place for rank 0: a default
 /// rank-0 array lives on the CPU) and checks it against the reference `kind` over `mask` of
 /// `values`, the operand's values in double.

@@ -89,7 +89,7 @@ BOOST_AUTO_TEST_CASE(nan_in_long_rows_and_columns_reaches_every_path) {
 }
 
 BOOST_AUTO_TEST_CASE(empty_reductions_give_the_identity_or_throw) {
-  const auto empty = tx::testing::on_test_place(tx::zeros<float>(tx::make_dim(4, 0)));
+  const auto empty = tx::testing::zeros_on_test_place<float>(tx::make_dim(4, 0));
   tx::Array<float, 1> sums, products, means;
   sums = tx::sum<1>(empty);
   products = tx::prod<1>(empty);
@@ -157,7 +157,7 @@ using TwoByteFloats = boost::mpl::list<tx::float16, tx::bfloat16>;
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(two_byte_floats_accumulate_in_float, T, TwoByteFloats) {
   // 4096 ones: float16 counts exactly only to 2048, bfloat16 to 256, float far beyond.
-  const auto ones = tx::testing::on_test_place(tx::ones<T>(tx::make_dim(2, 4096)));
+  const auto ones = tx::testing::ones_on_test_place<T>(tx::make_dim(2, 4096));
   tx::Array<T, 1> sums;
   sums = tx::sum<1>(ones);
   const auto host = tx::testing::on_host(sums);
