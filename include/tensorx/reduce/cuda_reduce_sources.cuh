@@ -3,11 +3,14 @@
 // wrote, and the fixed-order combination of a group's values.
 #pragma once
 
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
+#include "tensorx/core/float16.h"
 #include "tensorx/core/lanes.h"
 #include "tensorx/engine/cuda_launch.cuh"
 #include "tensorx/expr/plan_access.h"
@@ -28,6 +31,44 @@ constexpr index_t kMinColumnSplit = 64;
 /// Loads each thread issues before it combines them, to keep enough bytes in flight.
 constexpr int kReduceUnroll = 4;
 
+/// V stored float16 values as floats, as static_cast<float> gives them: the conversion
+/// instruction for all V, then, only where a NaN is among them (its magnitude above 0x7c00, found
+/// two at a time by the carry into bit 15 of each half), float16's own conversion, which keeps the
+/// NaN's payload. The check is a few integer instructions per pair and its branch is almost never
+/// taken; the per-element select of float16's conversion (core/float16.h) needs more registers,
+/// for which ptxas sank the row kernel's later loads behind the first one's conversions (SASS,
+/// sm_90).
+template <int V>
+__device__ __noinline__ Lanes<float, V> float16_lanes_with_nans(LaneBlock<float16, V> block) {
+  Lanes<float, V> lanes;
+  TENSORX_UNROLL
+  for (int k = 0; k < V; ++k) lanes[k] = static_cast<float>(block.values[k]);
+  return lanes;
+}
+template <int V>
+__device__ TENSORX_FORCE_INLINE Lanes<float, V> float16_lanes(const LaneBlock<float16, V>& block) {
+  static_assert(V % 2 == 0, "float16 lanes are converted two at a time");
+  std::uint32_t words[V / 2];
+  std::memcpy(words, &block, sizeof(words));
+  std::uint32_t nan = 0;
+  TENSORX_UNROLL
+  for (int j = 0; j < V / 2; ++j) nan |= ((words[j] & 0x7fff7fffu) + 0x03ff03ffu) & 0x80008000u;
+  Lanes<float, V> lanes;
+  TENSORX_UNROLL
+  for (int k = 0; k < V; ++k) lanes[k] = __half2float(__ushort_as_half(block.values[k].bits()));
+  // A call, not inlined code: inlined, its registers counted in the whole row kernel (57 a
+  // thread, four blocks a multiprocessor, against 48 and five with the call; sm_90).
+  if (nan != 0) lanes = float16_lanes_with_nans(block);
+  return lanes;
+}
+
+/// True for the plan of an array, whose 16-byte loads the row kernel keeps as stored bytes until
+/// it combines them (DenseSource::fetch).
+template <class Plan>
+struct is_leaf_plan : std::false_type {};
+template <class T, int N>
+struct is_leaf_plan<LeafPlan<T, N>> : std::true_type {};
+
 /// A dense operand in three-axis form: element (o, r, k) at flat position
 /// (o * reduced + r) * inner + k; result (o, k) at o * dst_outer + k * dst_inner.
 template <class Plan>
@@ -46,6 +87,38 @@ struct DenseSource {
   template <int V>
   __device__ TENSORX_FORCE_INLINE auto load(index_t cursor, index_t r) const {
     return load_of<V>(plan, cursor + r);
+  }
+  /// The same elements in two steps, so that a thread issues all its loads before it converts
+  /// any: fetch reads them, lanes gives them as the compute type. An array's elements stay as
+  /// stored (16 bytes: four registers) in between; any other plan's are computed by fetch. With
+  /// the conversion inside each load, the float16 row kernel issued each of its four loads behind
+  /// the previous one's eight conversions, each in a branch of its own (SASS, sm_90): about one
+  /// 16-byte load in flight a thread where float keeps four, in 63 registers (4 blocks a
+  /// multiprocessor), 0.73 of a copy's bandwidth on an H100.
+  template <int V>
+  __device__ TENSORX_FORCE_INLINE auto fetch(index_t cursor, index_t r) const {
+    if constexpr (is_leaf_plan<Plan>::value) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(plan.data)>>;
+      return *reinterpret_cast<const LaneBlock<T, V>*>(plan.data + cursor + r);
+    } else {
+      return load_of<V>(plan, cursor + r);
+    }
+  }
+  template <int V, class Fetched>
+  __device__ TENSORX_FORCE_INLINE auto lanes(const Fetched& fetched) const {
+    if constexpr (is_leaf_plan<Plan>::value) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(plan.data)>>;
+      if constexpr (std::is_same_v<T, float16> && V % 2 == 0) {
+        return float16_lanes(fetched);
+      } else {
+        Lanes<compute_t<T>, V> converted;
+        TENSORX_UNROLL
+        for (int k = 0; k < V; ++k) converted[k] = static_cast<compute_t<T>>(fetched.values[k]);
+        return converted;
+      }
+    } else {
+      return fetched;
+    }
   }
   __device__ TENSORX_FORCE_INLINE index_t dst_offset(index_t, index_t o, index_t k) const {
     return o * axes.dst_outer + k * axes.dst_inner;
