@@ -9,6 +9,8 @@
 #include "tensorx/core/integer_arithmetic.h"
 
 namespace tensorx {
+/// How an assignment writes a computed value into the destination: `=` is saver::write, `+=`
+/// saver::add, and so on. A DirectWriter receives one as a type (docs/nodes.md).
 namespace saver {
 
 struct write {

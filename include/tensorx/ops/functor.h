@@ -48,6 +48,9 @@ auto map(const E& e, Function function) {
   return make_map(detail::ScalarFunction<C, Function>{function}, e);
 }
 
+/// The element-wise functors behind the operators and math functions (op::plus, op::exp, ...) and
+/// the reducers behind the reductions (reduce/reducers.h): structs with a templated call operator
+/// that tx::F and the reductions accept like a user's own.
 namespace op {
 
 /// Conversion to element type U, computed in U's compute type (so float16 goes through float).

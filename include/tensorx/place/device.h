@@ -6,6 +6,8 @@
 #include "tensorx/place/place.h"
 
 namespace tensorx {
+/// CUDA devices and their memory pools, usable from plain C++ translation units (the compiled
+/// layer answers, with no device, where tensorx was built without CUDA).
 namespace cuda {
 
 /// True when the compiled layer was built with CUDA (TENSORX_WITH_CUDA).
