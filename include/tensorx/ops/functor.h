@@ -56,6 +56,7 @@ namespace op {
 /// Conversion to element type U, computed in U's compute type (so float16 goes through float).
 template <class U>
 struct cast {
+  /// x in U's compute type.
   template <class T, std::enable_if_t<std::is_arithmetic_v<T> || is_narrow_float_v<T>, int> = 0>
   TENSORX_HOST_DEVICE compute_t<U> operator()(const T& x) const {
     return static_cast<compute_t<U>>(x);
