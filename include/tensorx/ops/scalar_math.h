@@ -35,7 +35,7 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE bool is_nan(const T& x) {
 // Each function has a float and a double overload; integers are rejected as ambiguous rather than
 // silently computed in one of the two precisions. Each pair is documented once.
 ///@{
-/// e^x, by the C library (`::expf`, `::exp`), in host and device code.
+/// e^x, by the C library (expf, exp), in host and device code.
 TENSORX_HOST_DEVICE inline float exp(float x) {
   return ::expf(x);
 }
