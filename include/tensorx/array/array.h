@@ -228,15 +228,15 @@ class Array {
   LabelledArray<T, N> operator()(const Labels& labels);
   ///@}
 
-  ///@{
-  /// c = tx::einsum("ik,kj->ij", a, b) (labels/einsum.h): evaluates into this array, allocating
-  /// it if it is unallocated, as the labelled assignment c("i,j") = ... does (LabelError for a
-  /// result rank other than N, ShapeError, PlaceError; labels/labelled_array.h).
+  /// Array<float, 2> c = tx::einsum("ik,kj->ij", a, b) (labels/einsum.h): a new array, as
+  /// operator=(const EinsumExp&) makes it.
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   Array(const EinsumExp<Rhs>& e);  // NOLINT(google-explicit-constructor): reads like the math.
+  /// c = tx::einsum("ik,kj->ij", a, b): evaluates into this array, allocating it if it is
+  /// unallocated, as the labelled assignment c("i,j") = ... does (LabelError for a result rank
+  /// other than N, ShapeError, PlaceError; labels/labelled_array.h).
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   Array& operator=(const EinsumExp<Rhs>& e);
-  ///@}
 
   /// The view of row `i`: the first dimension dropped, the buffer shared. Throws IndexError for a
   /// row outside [0, dims()[0]).
