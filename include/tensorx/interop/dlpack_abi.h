@@ -116,8 +116,8 @@ typedef struct DLManagedTensorVersioned {
   void* manager_ctx;      ///< the producer's context for the deleter
   /// Called once by the consumer when it no longer uses the tensor (may be NULL).
   void (*deleter)(struct DLManagedTensorVersioned* self);
-  uint64_t flags;       ///< DLPACK_FLAG_BITMASK_* bits
-  DLTensor dl_tensor;   ///< the tensor
+  uint64_t flags;      ///< DLPACK_FLAG_BITMASK_* bits
+  DLTensor dl_tensor;  ///< the tensor
 } DLManagedTensorVersioned;
 
 #ifdef __cplusplus

@@ -40,7 +40,7 @@ inline bool operator!=(const Label& a, const Label& b) {
 
 /// The labels of one operand, one per axis (a label may repeat: a("i,i") reads a diagonal).
 struct LabelList {
-  int size = 0;             ///< the number of labels
+  int size = 0;            ///< the number of labels
   Label labels[kMaxRank];  ///< the labels, outermost axis first; those past size are empty
 };
 

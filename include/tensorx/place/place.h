@@ -53,11 +53,11 @@ class Place : public boost::variant<CudaPlace, CpuPlace> {
   /// The CPU.
   Place() : Base(CpuPlace()) {}
   /// The CPU; implicit, as every conversion of a place to a Place.
-  Place(CpuPlace p) : Base(p) {}   // NOLINT: a place converts implicitly, as in Majel.
+  Place(CpuPlace p) : Base(p) {}  // NOLINT: a place converts implicitly, as in Majel.
   /// The CUDA device of `p`.
   Place(CudaPlace p) : Base(p) {}  // NOLINT
   /// The place the variant `b` holds.
-  Place(const Base& b);            // NOLINT
+  Place(const Base& b);  // NOLINT
   ///@{
   /// Places are values: copies are equal and independent.
   Place(const Place& other);
