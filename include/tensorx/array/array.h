@@ -59,9 +59,10 @@ void evaluate_scalar(Array<T, N>& dst, T value);
 /// into an unallocated array); every array it reads must be on the destination's place
 /// (PlaceError). An unallocated destination is allocated with the expression's shape on the
 /// place of its first array operand (the CPU where it reads none). Evaluation into GPU memory
-/// needs a translation unit compiled as CUDA (Error otherwise); a GPU that is not usable throws
-/// DeviceError, memory that cannot be had OutOfMemoryError. Nothing is written when a check
-/// fails. GPU work is queued on the calling thread's current stream of the destination's device.
+/// needs a translation unit compiled as CUDA (Error otherwise), except a reduction or product of
+/// plain arrays, which the compiled layer computes; a GPU that is not usable throws DeviceError,
+/// memory that cannot be had OutOfMemoryError. Nothing is written when a check fails. GPU work is
+/// queued on the calling thread's current stream of the destination's device.
 template <class T, int N>
 class Array {
   static_assert(N >= 0 && N <= kMaxRank, "Array<T, N> supports ranks 0 to 9.");
