@@ -103,6 +103,7 @@ static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2,
               "bfloat16 must be exactly two bytes.");
 static_assert(std::is_trivially_copyable_v<bfloat16>, "bfloat16 must be trivially copyable.");
 
+/// bfloat16 is a narrow float.
 template <>
 struct is_narrow_float<bfloat16> : std::true_type {};
 

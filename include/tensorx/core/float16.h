@@ -98,6 +98,7 @@ class float16 : public detail::NarrowFloat<float16, detail::Binary16> {
 static_assert(sizeof(float16) == 2 && alignof(float16) == 2, "float16 must be exactly two bytes.");
 static_assert(std::is_trivially_copyable_v<float16>, "float16 must be trivially copyable.");
 
+/// float16 is a narrow float.
 template <>
 struct is_narrow_float<float16> : std::true_type {};
 
