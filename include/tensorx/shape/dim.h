@@ -22,6 +22,7 @@ template <>
 struct Dim<0> {
   /// The rank, 0.
   static constexpr int dimensions = 0;
+  /// The one rank-0 extent.
   TENSORX_HOST_DEVICE constexpr Dim() {}
 };
 
