@@ -48,6 +48,21 @@ template <class Saver, class TU, class T, int N>
 void evaluate_scalar(Array<T, N>& dst, T value);
 }  // namespace detail
 
+/// A rank-N array of T elements (float, double, float16, bfloat16, int32, int64, or any
+/// trivially-copyable type for storage alone): a cheap handle to a shared buffer on one Place,
+/// with extents, strides and an offset. Copying or assigning to a named Array aliases it; views
+/// (a[i], slice, reshape, transpose) share the buffer.
+///
+/// Assignment rules, for every assignment of an expression (=, +=, -=, *=, /=, tx::assign): the
+/// expression's rank and element type must be the destination's (a static_assert says which
+/// differs); its shape must equal an allocated destination's (ShapeError, also for +=, -=, *=, /=
+/// into an unallocated array); every array it reads must be on the destination's place
+/// (PlaceError). An unallocated destination is allocated with the expression's shape on the
+/// place of its first array operand (the CPU where it reads none). Evaluation into GPU memory
+/// needs a translation unit compiled as CUDA (Error otherwise), except a reduction or product of
+/// plain arrays, which the compiled layer computes; a GPU that is not usable throws DeviceError,
+/// memory that cannot be had OutOfMemoryError. Nothing is written when a check fails. GPU work is
+/// queued on the calling thread's current stream of the destination's device.
 template <class T, int N>
 class Array {
   static_assert(N >= 0 && N <= kMaxRank, "Array<T, N> supports ranks 0 to 9.");
@@ -55,7 +70,9 @@ class Array {
                 "Array elements must be trivially copyable, since they move as raw bytes.");
 
  public:
+  /// The element type.
   using value_type = T;
+  /// The number of dimensions.
   static constexpr int rank = N;
 
   /// Rank > 0: an empty, unallocated array that the first assigned expression allocates.
@@ -74,24 +91,27 @@ class Array {
     allocate(place);
   }
 
-  /// A new array holding the value of an expression: Array<float, 2> c = a + b;
+  /// A new array holding the value of an expression: Array<float, 2> c = a + b; allocated on the
+  /// place of the expression's arrays, by the assignment rules (class comment).
   template <class E, class TU = detail::ThisTranslationUnit,
             class = std::enable_if_t<is_expression_v<E> && !std::is_same_v<E, Array>>>
   Array(const E& e) {  // NOLINT(google-explicit-constructor): reads like the math.
     detail::evaluate<saver::write, TU>(*this, e);
   }
 
+  ///@{
   /// Copying an Array, or assigning one to a named Array, aliases it (a handle, like shared_ptr):
   /// `Array b = a; b = c;` makes b refer to c's buffer.
   Array(const Array&) = default;
   Array& operator=(const Array&) & = default;
   Array(Array&&) noexcept = default;
   Array& operator=(Array&&) & noexcept = default;
+  ///@}
 
   /// Assigning to a temporary, a view that a[i], a.slice(), tx::slice() or tx::reshape()
   /// returned, writes elements instead, as mshadow and Eigen do: `m[0] = m[1]` copies row 1 into
-  /// row 0 in ONE pass (through a temporary where the two overlap). Throws ShapeError or
-  /// PlaceError before writing anything.
+  /// row 0 in ONE pass (through a temporary where the two overlap). Follows the assignment rules
+  /// (class comment): ShapeError, PlaceError, ... before writing anything.
   template <class TU = detail::ThisTranslationUnit>
   Array& operator=(const Array& other) && {
     detail::evaluate<saver::write, TU>(*this, other);
@@ -99,7 +119,8 @@ class Array {
   }
 
   /// Evaluates an expression into this array in ONE pass; an unallocated array is allocated with
-  /// the expression's shape. Throws ShapeError or PlaceError before writing anything.
+  /// the expression's shape. Follows the assignment rules (class comment): ShapeError, PlaceError,
+  /// ... before writing anything.
   template <class E, class TU = detail::ThisTranslationUnit,
             class = std::enable_if_t<is_expression_v<E> && !std::is_same_v<E, Array>>>
   Array& operator=(const E& e) {
@@ -118,7 +139,9 @@ class Array {
     return *this;
   }
 
-  /// Element-wise compound assignment with an expression or a number, in ONE pass.
+  ///@{
+  /// Element-wise compound assignment with an expression or a number, in ONE pass, by the
+  /// assignment rules (class comment); the array must be allocated (ShapeError otherwise).
   template <class V, class TU = detail::ThisTranslationUnit>
   Array& operator+=(const V& v) {
     return compound<saver::add, TU>(v);
@@ -135,22 +158,30 @@ class Array {
   Array& operator/=(const V& v) {
     return compound<saver::divide, TU>(v);
   }
+  ///@}
 
-  /// A view of `buffer` with the given layout; offset and strides are counted in elements.
+  /// A view of `buffer` with the given layout; offset and strides are counted in elements and not
+  /// checked against the buffer's size (the caller vouches for them).
   Array(std::shared_ptr<Allocation> buffer, const Dim<N>& dims, const Dim<N>& strides,
         index_t offset)
       : buffer_(std::move(buffer)), dims_(dims), strides_(strides), offset_(offset) {}
 
+  /// The extent.
   const Dim<N>& dims() const { return dims_; }
+  /// The step between neighbours along each axis, in elements (row-major for a dense array).
   const Dim<N>& strides() const { return strides_; }
   /// Where data() starts inside the buffer, in elements.
   index_t offset() const { return offset_; }
+  /// The number of elements, product(dims()).
   index_t numel() const { return product(dims_); }
-  /// The first element (nullptr for an unallocated or zero-byte array).
+  /// The first element (nullptr for an unallocated or zero-byte array); device memory for a GPU
+  /// array.
   T* data() const { return buffer_ ? static_cast<T*>(buffer_->data()) + offset_ : nullptr; }
+  /// Where the buffer is; the CPU for an unallocated array.
   Place place() const { return buffer_ ? buffer_->place() : Place(CpuPlace()); }
   /// False only for a default-constructed array of rank > 0 that nothing was assigned to yet.
   bool allocated() const { return buffer_ != nullptr; }
+  /// The shared buffer (null for an unallocated array).
   const std::shared_ptr<Allocation>& buffer() const { return buffer_; }
 
   /// True when the elements are dense in row-major order (strides of size-1 extents ignored).
@@ -185,6 +216,7 @@ class Array {
     return (*this)[Dim<N>(static_cast<index_t>(indices)...)];
   }
 
+  ///@{
   /// a("i,k"): this array with its axes labelled, for Einstein-notation expressions
   /// (labels/labelled_array.h). Throws LabelError unless the labels name exactly N axes. An
   /// unallocated array labelled this way is allocated by the assignment to it. (Templates, so
@@ -195,15 +227,20 @@ class Array {
   template <class Labels,
             class = std::enable_if_t<std::is_convertible_v<const Labels&, const char*>>>
   LabelledArray<T, N> operator()(const Labels& labels);
+  ///@}
 
-  /// c = tx::einsum("ik,kj->ij", a, b) (labels/einsum.h): evaluates into this array, allocating
-  /// it if it is unallocated.
+  /// Array<float, 2> c = tx::einsum("ik,kj->ij", a, b) (labels/einsum.h): a new array, as
+  /// operator=(const EinsumExp&) makes it.
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   Array(const EinsumExp<Rhs>& e);  // NOLINT(google-explicit-constructor): reads like the math.
+  /// c = tx::einsum("ik,kj->ij", a, b): evaluates into this array, allocating it if it is
+  /// unallocated, as the labelled assignment c("i,j") = ... does (LabelError for a result rank
+  /// other than N, ShapeError, PlaceError; labels/labelled_array.h).
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   Array& operator=(const EinsumExp<Rhs>& e);
 
-  /// The view of row `i`: the first dimension dropped, the buffer shared.
+  /// The view of row `i`: the first dimension dropped, the buffer shared. Throws IndexError for a
+  /// row outside [0, dims()[0]).
   template <int M = N, class = std::enable_if_t<(M > 0)>>
   Array<T, M - 1> operator[](index_t i) const {
     if (i < 0 || i >= dims_.head) {
@@ -212,7 +249,8 @@ class Array {
     return Array<T, M - 1>(buffer_, dims_.tail, strides_.tail, offset_ + i * strides_.head);
   }
 
-  /// The view of rows [begin, end) along the first dimension, sharing the buffer.
+  /// The view of rows [begin, end) along the first dimension, sharing the buffer. Throws
+  /// IndexError unless 0 <= begin <= end <= dims()[0].
   template <int M = N, class = std::enable_if_t<(M > 0)>>
   Array slice(index_t begin, index_t end) const {
     if (begin < 0 || begin > end || end > dims_.head) {
@@ -224,8 +262,9 @@ class Array {
     return Array(buffer_, dims, strides_, offset_ + begin * strides_.head);
   }
 
-  /// The single element of an array with numel() == 1, read on the host. A GPU read waits for
-  /// every write to the element queued before it, on any stream.
+  /// The single element of an array with numel() == 1 (ShapeError otherwise), read on the host
+  /// from any place. A GPU read waits for every write to the element queued before it, on any
+  /// stream.
   T item() const {
     if (numel() != 1) {
       throw ShapeError(

@@ -14,13 +14,18 @@ namespace tensorx {
 template <class View>
 class ViewIterator {
  public:
+  ///@{
+  /// The standard iterator types.
   using value_type = typename View::value_type;
   using reference = value_type&;
   using pointer = value_type*;
   using difference_type = std::ptrdiff_t;
   using iterator_category = std::bidirectional_iterator_tag;
+  ///@}
+  /// The rank of the view.
   static constexpr int rank = View::rank;
 
+  /// An iterator over nothing, equal only to other default-constructed ones.
   ViewIterator() = default;
   /// The iterator at `index` of `view` (index == dims with a zero tail is the end).
   ViewIterator(const View& view, const Dim<rank>& index)
@@ -31,11 +36,14 @@ class ViewIterator {
         position_(linearize(index, contiguous_strides(dims_))),
         offset_(linearize(index, strides_)) {}
 
+  /// The current element (not checked: dereferencing the end is undefined).
   reference operator*() const { return data_[offset_]; }
+  /// The address of the current element.
   pointer operator->() const { return data_ + offset_; }
   /// The multi-dimensional index of the current element.
   const Dim<rank>& index() const { return index_; }
 
+  /// The next element in row-major order.
   ViewIterator& operator++() {
     ++position_;
     if constexpr (rank > 0) {
@@ -53,6 +61,7 @@ class ViewIterator {
     }
     return *this;
   }
+  /// The previous element in row-major order.
   ViewIterator& operator--() {
     --position_;
     if constexpr (rank > 0) {
@@ -68,20 +77,24 @@ class ViewIterator {
     }
     return *this;
   }
+  /// Advances, returning the iterator as it was.
   ViewIterator operator++(int) {
     ViewIterator before = *this;
     ++*this;
     return before;
   }
+  /// Steps back, returning the iterator as it was.
   ViewIterator operator--(int) {
     ViewIterator before = *this;
     --*this;
     return before;
   }
 
+  /// Equal when both point at the same element of the same buffer.
   friend bool operator==(const ViewIterator& a, const ViewIterator& b) {
     return a.data_ == b.data_ && a.position_ == b.position_;
   }
+  /// !(a == b).
   friend bool operator!=(const ViewIterator& a, const ViewIterator& b) { return !(a == b); }
 
  private:
@@ -97,11 +110,14 @@ class ViewIterator {
 template <class T, int N>
 class ArrayView {
  public:
+  /// The element type.
   using value_type = T;
+  /// The iterator type (also for a const view).
   using iterator = ViewIterator<ArrayView>;
+  /// The rank of the array.
   static constexpr int rank = N;
 
-  /// Throws PlaceError for an array that is not on the CPU.
+  /// A view of `array`, sharing its buffer; throws PlaceError for an array that is not on the CPU.
   ArrayView(const Array<T, N>& array) : array_(array) {  // NOLINT: Majel converts implicitly.
     if (!is_cpu_place(array.place())) {
       throw PlaceError(detail::message("cannot iterate on the host over an array on ",
@@ -109,11 +125,16 @@ class ArrayView {
     }
   }
 
+  /// The array viewed.
   const Array<T, N>& array() const { return array_; }
+  /// Its extent.
   const Dim<N>& dims() const { return array_.dims(); }
+  /// Its number of elements.
   index_t size() const { return array_.numel(); }
 
+  /// The first element (index all zeros).
   iterator begin() const { return iterator(*this, Dim<N>()); }
+  /// One past the last element.
   iterator end() const {
     Dim<N> past_the_end;
     if constexpr (N > 0) {
@@ -135,7 +156,8 @@ ArrayView<T, N> make_view(const Array<T, N>& array) {
   return array;
 }
 
-/// An iterator at `index` of a CPU array; throws IndexError for an index outside its extent.
+/// An iterator at `index` of a CPU array; throws IndexError for an index outside its extent,
+/// PlaceError for an array that is not on the CPU.
 template <class T, int N>
 ViewIterator<ArrayView<T, N>> make_iterator(const Array<T, N>& array, const Dim<N>& index) {
   if (!contains(array.dims(), index)) {

@@ -41,6 +41,7 @@ using DArray = BasicDArray<>;
 
 template <class Lazy>
 class BasicLabelledDArray;
+/// A DArray with its axes labelled, x("i,k") (labels/labelled_darray.h).
 using LabelledDArray = BasicLabelledDArray<void>;
 
 /// The largest rank a DArray holds.
@@ -50,6 +51,7 @@ constexpr int kMaxDArrayRank = 4;
 template <class T>
 using TypedDArray = boost::variant<Array<T, 1>, Array<T, 2>, Array<T, 3>, Array<T, 4>>;
 
+/// The variant a DArray is: one TypedDArray per element type.
 using DArrayVariant =
     boost::variant<TypedDArray<float>, TypedDArray<double>, TypedDArray<float16>,
                    TypedDArray<std::int32_t>, TypedDArray<std::int64_t>, TypedDArray<bfloat16>>;
@@ -106,6 +108,9 @@ decltype(auto) darray_rank_switch(int rank, F&& f) {
 
 }  // namespace detail
 
+/// An array whose element type (float, double, float16, bfloat16, int32, int64) and rank (1 to 4)
+/// are chosen at run time: a variant holding one typed Array<T, N>, with the same handle semantics
+/// (copies alias; the buffer is shared). Use it through DArray; tx::visit recovers the typed array.
 template <class Lazy>
 class BasicDArray : public detail::delayed_t<DArrayVariant, Lazy> {
   using Variant = detail::delayed_t<DArrayVariant, Lazy>;
@@ -119,13 +124,16 @@ class BasicDArray : public detail::delayed_t<DArrayVariant, Lazy> {
   // implicitly, they made clang and nvcc's front end resolve the variant's constructor overloads
   // (Boost's test of whether a variant converts to each of its 24 alternatives) in every
   // translation unit that includes this header, a quarter of the header's compile time with clang.
+  ///@{
+  /// Copying or assigning a DArray aliases it, as for Array: the typed handle is copied.
   BasicDArray(const BasicDArray& other);
   BasicDArray(BasicDArray&& other) noexcept;
   BasicDArray& operator=(const BasicDArray& other);
   BasicDArray& operator=(BasicDArray&& other) noexcept;
+  ///@}
   ~BasicDArray();
 
-  /// Any Array of a DArray element type and rank converts implicitly.
+  /// Any Array of a DArray element type and rank converts implicitly, sharing its buffer.
   template <class T, int N>
   BasicDArray(const Array<T, N>& array)  // NOLINT(google-explicit-constructor): Majel's conversion.
       : Variant(TypedDArray<T>(array)) {
@@ -138,15 +146,17 @@ class BasicDArray : public detail::delayed_t<DArrayVariant, Lazy> {
   template <class T, int N>
   Array<T, N> as() const;
 
-  /// The element at `index`, as a proxy that reads and writes through the element type. Throws
-  /// TypeError when the index rank differs from the array's, IndexError outside the extent,
-  /// PlaceError for a GPU array.
+  /// The element at `index`, as a proxy that reads and writes through the element type. Reading
+  /// or writing it throws TypeError when the index rank differs from the array's, IndexError
+  /// outside the extent, PlaceError for a GPU array.
   Element operator[](const DDim& index) const;
 
   /// x("i,k"): this DArray with its axes labelled, for Einstein-notation expressions
   /// (labels/labelled_darray.h). Throws LabelError unless the labels name rank(x) axes; an
   /// unallocated DArray labelled this way is allocated by the assignment to it.
   BasicLabelledDArray<Lazy> operator()(const char* labels) const;
+  /// x("i,k") of a mutable DArray: as the const form; an unallocated one is allocated by the
+  /// assignment to the result.
   BasicLabelledDArray<Lazy> operator()(const char* labels);
 };
 
@@ -295,6 +305,7 @@ Array<T, N> BasicDArray<Lazy>::as() const {
 template <class Lazy>
 class BasicDArray<Lazy>::Element {
  public:
+  /// Element `index` of `array` (checked when it is read or written).
   Element(BasicDArray array, DDim index);
 
   /// Writes `value`, converted to the element type.
@@ -315,6 +326,7 @@ class BasicDArray<Lazy>::Element {
       return static_cast<V>(detail::element_as_double(array_, index_));
     }
   }
+  /// The element as a double (value<double>()).
   operator double() const { return value<double>(); }  // NOLINT: reads like a number.
 
  private:
@@ -323,8 +335,10 @@ class BasicDArray<Lazy>::Element {
 };
 
 /// A DArray of the given extent (rank 1..4) on `place`, every element `value`; the value's type
-/// picks the element type (float, double, float16, bfloat16, int32 or int64). The return type is
-/// DArray, named through V: a compiler completes a template's return type where it is defined.
+/// picks the element type (float, double, float16, bfloat16, int32 or int64). Throws TypeError for
+/// another rank, ShapeError for a negative extent, DeviceError for an unusable GPU,
+/// OutOfMemoryError. The return type is DArray, named through V: a compiler completes a
+/// template's return type where it is defined.
 template <class V>
 detail::delayed_t<DArray, V> make_darray(const DDim& dims, const V& value,
                                          const Place& place = CpuPlace()) {

@@ -19,14 +19,16 @@ StridedBytes strided_bytes_of(const Array<T, N>& array) {
 
 }  // namespace detail
 
-/// Writes `value` (converted to T) to every element of `array`, which may be a strided view.
+/// Writes `value` (converted to T) to every element of `array`, which may be a strided view, on
+/// any place and from any translation unit (GPU memory is filled on the current stream).
 template <class T, int N, class V>
 void fill(const Array<T, N>& array, const V& value) {
   const T converted = static_cast<T>(value);
   detail::fill_strided(detail::strided_bytes_of(array), &converted, sizeof(T));
 }
 
-/// A new dense array of the given extent on `place`, every element 0.
+/// A new dense array of the given extent on `place`, every element 0. Throws as the Array
+/// constructor does (ShapeError, DeviceError, OutOfMemoryError).
 template <class T, int N>
 Array<T, N> zeros(const Dim<N>& dims, const Place& place = CpuPlace()) {
   Array<T, N> array(dims, place);
@@ -34,7 +36,8 @@ Array<T, N> zeros(const Dim<N>& dims, const Place& place = CpuPlace()) {
   return array;
 }
 
-/// A new dense array of the given extent on `place`, every element 1.
+/// A new dense array of the given extent on `place`, every element 1. Throws as the Array
+/// constructor does (ShapeError, DeviceError, OutOfMemoryError).
 template <class T, int N>
 Array<T, N> ones(const Dim<N>& dims, const Place& place = CpuPlace()) {
   Array<T, N> array(dims, place);
@@ -75,7 +78,8 @@ void copy(const Array<T, N>& dst, const Array<T, N>& src) {
 }
 
 /// A new dense copy of `array` on `place` (always a copy, even on the same place). Reading a GPU
-/// array into host memory waits for every write to it queued before, on any stream.
+/// array into host memory waits for every write to it queued before, on any stream. Throws
+/// DeviceError for an unusable GPU, OutOfMemoryError.
 template <class T, int N>
 Array<T, N> to(const Array<T, N>& array, const Place& place) {
   Array<T, N> result(array.dims(), place);

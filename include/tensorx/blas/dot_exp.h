@@ -32,15 +32,23 @@ class DotExp : public Exp<DotExp<L, R, kBatched>> {
                 "tx::batch_dot takes two rank-3 operands (batch, rows, columns).");
 
  public:
+  /// The operands' element type.
   using value_type = typename L::value_type;
+  /// The left operand's type.
   using lhs_type = L;
+  /// The right operand's type.
   using rhs_type = R;
+  /// True for tx::batch_dot.
   static constexpr bool kIsBatched = kBatched;
+  /// The product's rank: 3 batched, else L's and R's less the two contracted axes.
   static constexpr int rank = kBatched ? 3 : L::rank + R::rank - 2;
 
+  /// The product of `lhs` and `rhs` (checked by dims(), when the node is assigned).
   DotExp(L lhs, R rhs) : lhs_(std::move(lhs)), rhs_(std::move(rhs)) {}
 
+  /// The left operand.
   const L& lhs() const { return lhs_; }
+  /// The right operand.
   const R& rhs() const { return rhs_; }
 
   /// The product's extent. Throws ShapeError naming both shapes when the inner extents differ or
@@ -91,6 +99,7 @@ auto prepare(const DotExp<L, R, kBatched>& d, const detail::EvalContext<TU>& con
   return detail::materialise(d, context);
 }
 
+/// The node protocol (expr/exp.h): the arrays both operands read.
 template <class L, class R, bool kBatched, class F>
 void for_each_array(const DotExp<L, R, kBatched>& d, F&& f) {
   for_each_array(d.lhs(), f);

@@ -137,11 +137,16 @@ double alpha_of_scaled(const E& e) {
 /// dst = dot(a, b), dst += ..., dst -= ...: one BLAS call.
 template <class L, class R, bool kBatched>
 struct DirectWriter<DotExp<L, R, kBatched>> {
+  /// The node written.
   using Node = DotExp<L, R, kBatched>;
+  /// True: a product is never evaluated element by element.
   static constexpr bool kEnabled = true;
 
+  /// True when the operands are arrays read in place (plain or transposed): the compiled layer's
+  /// BLAS then serves a GPU destination from plain C++.
   static bool runs_without_cuda(const Node&) { return detail::reads_arrays_in_place_v<Node>; }
 
+  /// dst = Saver(dst, the product), one BLAS call on dst's place.
   template <class Saver, class TU, class T, int N>
   static void write(const Node& node, const Array<T, N>& dst) {
     detail::write_dot<Saver, TU>(node, 1.0, dst);
@@ -151,13 +156,17 @@ struct DirectWriter<DotExp<L, R, kBatched>> {
 /// dst = s * dot(a, b) or dot(a, b) * s (and +=, -=): one BLAS call with alpha = s.
 template <class E>
 struct DirectWriter<E, std::enable_if_t<detail::ScaledProduct<E>::value>> {
+  /// The product and its factor, as the writer reads them.
   using Scaled = detail::ScaledProduct<E>;
+  /// True: a scaled product is never evaluated element by element.
   static constexpr bool kEnabled = true;
 
+  /// As for the product alone.
   static bool runs_without_cuda(const E&) {
     return detail::reads_arrays_in_place_v<typename Scaled::Product>;
   }
 
+  /// dst = Saver(dst, s * the product), one BLAS call with alpha = s on dst's place.
   template <class Saver, class TU, class T, int N>
   static void write(const E& e, const Array<T, N>& dst) {
     detail::write_dot<Saver, TU>(Scaled::product(e), detail::alpha_of_scaled(e), dst);

@@ -43,7 +43,9 @@ double gemm_scalar(Scalar value) {
 /// C = alpha * op(A) * op(B) + beta * C with op(A) M x K, op(B) K x N and C M x N, all on one
 /// place and of one element type (float, double, float16 or bfloat16; alpha and beta rounded to
 /// gemm_scalar_t). C is written in place, any strides; beta == 0 ignores what C held (NaN
-/// included). Throws ShapeError naming the three shapes, PlaceError when the places differ.
+/// included). Runs on that place (CPU BLAS, or cuBLAS on the current stream), from any
+/// translation unit. Throws ShapeError naming the three shapes, PlaceError when the places
+/// differ, DeviceError for an unusable GPU, BlasError when the BLAS fails.
 template <class TA, class TB, class TC, class Alpha, class Beta>
 void gemm(Trans trans_a, Trans trans_b, Alpha alpha, const Array<TA, 2>& a, const Array<TB, 2>& b,
           Beta beta, const Array<TC, 2>& c) {

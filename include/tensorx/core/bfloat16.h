@@ -72,7 +72,10 @@ TENSORX_HOST_DEVICE double integer_for_narrow_rounding(Integer value) {
 
 }  // namespace detail
 
-/// bfloat16: 1 sign bit, 8 exponent bits (float's), 7 fraction bits.
+/// bfloat16: 1 sign bit, 8 exponent bits (float's), 7 fraction bits; a storage type that computes
+/// in float, with the same operations as float16 (bits(), from_bits(), arithmetic rounded once,
+/// comparisons as floats, isnan/isinf/isfinite, std::numeric_limits). Usable in host and device
+/// code.
 class bfloat16 : public detail::NarrowFloat<bfloat16, detail::BFloat16Format> {
  public:
   /// +0. A constexpr constructor, so that nvcc still accepts bfloat16 in __shared__ memory.
@@ -100,6 +103,7 @@ static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2,
               "bfloat16 must be exactly two bytes.");
 static_assert(std::is_trivially_copyable_v<bfloat16>, "bfloat16 must be trivially copyable.");
 
+/// bfloat16 is a narrow float.
 template <>
 struct is_narrow_float<bfloat16> : std::true_type {};
 

@@ -12,10 +12,13 @@
 
 namespace tensorx {
 
+/// The type element type T computes in: float for float16 and bfloat16, T itself otherwise.
 template <class T>
 struct compute_type {
+  /// float for the narrow floats, else T.
   using type = std::conditional_t<is_narrow_float_v<T>, float, T>;
 };
+/// compute_type<T>::type.
 template <class T>
 using compute_t = typename compute_type<T>::type;
 

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+/// Everything public in tensorx (`namespace tx = tensorx;` in the examples). Implementation names
+/// live in tensorx::detail and are not part of the API.
 namespace tensorx {
 
 /// Signed 64-bit index used for every extent, stride and offset.

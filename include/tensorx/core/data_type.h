@@ -28,6 +28,7 @@ inline constexpr std::array<DataType, 6> kAllDataTypes = {DataType::kFloat32, Da
 /// An empty value that carries a type, so that a generic lambda can receive it as an argument.
 template <class T>
 struct TypeTag {
+  /// The type carried.
   using type = T;
 };
 
@@ -120,7 +121,8 @@ constexpr std::size_t size_of(DataType type) {
   return type_switch(type, [](auto tag) { return sizeof(typename decltype(tag)::type); });
 }
 
-/// True for the integer element types (int32, int64).
+/// True for the integer element types (int32, int64). Throws TypeError for a value that is not a
+/// DataType.
 constexpr bool is_integer(DataType type) {
   return type_switch(type,
                      [](auto tag) { return std::is_integral_v<typename decltype(tag)::type>; });

@@ -13,6 +13,7 @@ namespace tensorx {
 /// Base of every exception tensorx throws.
 class Error : public std::runtime_error {
  public:
+  /// An error whose what() is `message`; each subclass takes the same argument.
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
@@ -50,14 +51,19 @@ class DeviceError : public Error {
 /// A failed CUDA runtime call: carries the CUDA error name and where it was detected.
 class CudaError : public DeviceError {
  public:
+  /// A failure named `error_name` (cudaGetErrorName), described by `message` (cudaGetErrorString),
+  /// detected at `file`:`line`; what() holds all of them.
   CudaError(std::string error_name, const std::string& message, std::string file, int line)
       : DeviceError(error_name + ": " + message + " (at " + file + ":" + std::to_string(line) +
                     ")"),
         error_name_(std::move(error_name)),
         file_(std::move(file)),
         line_(line) {}
+  /// The CUDA error's name, e.g. "cudaErrorInvalidValue".
   const std::string& error_name() const { return error_name_; }
+  /// The source file of the failed call.
   const std::string& file() const { return file_; }
+  /// The line of the failed call in file().
   int line() const { return line_; }
 
  private:

@@ -10,9 +10,12 @@ namespace tensorx {
 template <class T, int N>
 class Array;
 
-/// Base of every expression node (CRTP).
+/// Base of every expression node (CRTP): deriving from Exp<Node> is what makes a node an
+/// expression (is_expression_v) that the operators, functions and assignments accept. The
+/// protocol a node follows is in tensorx/expr/exp.h and docs/nodes.md.
 template <class Derived>
 struct Exp {
+  /// The node itself, as its own type.
   const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
 

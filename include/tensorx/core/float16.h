@@ -80,7 +80,10 @@ TENSORX_HOST_DEVICE inline float half_bits_to_float(std::uint16_t bits) {
 
 }  // namespace detail
 
-/// IEEE 754 binary16.
+/// IEEE 754 binary16, a storage type that computes in float (compute_t<float16> is float). From
+/// its base it has bits() and from_bits(), arithmetic computed in float and rounded once,
+/// comparisons as floats, printing as a float, and isnan/isinf/isfinite; std::numeric_limits is
+/// specialised. Usable in host and device code.
 class float16 : public detail::NarrowFloat<float16, detail::Binary16> {
  public:
   /// +0. A constexpr constructor, so that nvcc still accepts float16 in __shared__ memory (which
@@ -107,6 +110,7 @@ class float16 : public detail::NarrowFloat<float16, detail::Binary16> {
 static_assert(sizeof(float16) == 2 && alignof(float16) == 2, "float16 must be exactly two bytes.");
 static_assert(std::is_trivially_copyable_v<float16>, "float16 must be trivially copyable.");
 
+/// float16 is a narrow float.
 template <>
 struct is_narrow_float<float16> : std::true_type {};
 

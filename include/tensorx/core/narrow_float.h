@@ -102,6 +102,7 @@ class NarrowFloat {
 /// True for the two-byte float types that compute in float; each one specialises it.
 template <class T>
 struct is_narrow_float : std::false_type {};
+/// is_narrow_float<T>::value.
 template <class T>
 inline constexpr bool is_narrow_float_v = is_narrow_float<T>::value;
 

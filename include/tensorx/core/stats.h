@@ -7,6 +7,7 @@
 #include <cstdint>
 
 namespace tensorx {
+/// Counters of the passes and GEMMs that tensorx starts, for tests that assert fusion.
 namespace stats {
 namespace detail {
 inline std::atomic<std::uint64_t> pass_count{0};

@@ -99,6 +99,7 @@ void evaluate_elementwise(const Array<T, N>& dst, const E& e, bool may_alias = t
 ///   static bool runs_without_cuda(const E& e);
 template <class E, class = void>
 struct DirectWriter {
+  /// False: E is evaluated element by element, unless a specialisation says otherwise.
   static constexpr bool kEnabled = false;
 };
 
@@ -189,9 +190,11 @@ void evaluate_scalar(Array<T, N>& dst, T value) {
 
 }  // namespace detail
 
+///@{
 /// Writes `e` to `dst` as `req` says: kNullOp writes nothing, kWriteTo and kWriteInplace
 /// overwrite, kAddTo adds. `dst` may be an Array (allocated by a write if it is not yet) or a
-/// view. Throws ShapeError, PlaceError or DeviceError before writing anything.
+/// view. Follows the assignment rules of Array: ShapeError, PlaceError, DeviceError, ... before
+/// writing anything; Error for a value that is not an OpReq.
 template <class T, int N, class E, class TU = detail::ThisTranslationUnit>
 void assign(Array<T, N>& dst, const E& e, OpReq req) {
   switch (req) {
@@ -211,5 +214,6 @@ template <class T, int N, class E, class TU = detail::ThisTranslationUnit>
 void assign(Array<T, N>&& dst, const E& e, OpReq req) {
   assign<T, N, E, TU>(dst, e, req);
 }
+///@}
 
 }  // namespace tensorx

@@ -40,28 +40,36 @@ auto view_of(const E& e) {
 template <class Derived>
 class AssignableView {
  public:
+  /// Writes an expression or a number through the view, into the array it stands for, in ONE
+  /// pass, by the assignment rules of Array (ShapeError, PlaceError, ... before writing
+  /// anything; a temporary where an operand overlaps the view's elements).
   template <class V, class TU = detail::ThisTranslationUnit>
   const Derived& operator=(const V& v) const {
     return assign_through<saver::write, TU>(v);
   }
+  /// Adds an expression or a number to the viewed elements, as operator= writes them.
   template <class V, class TU = detail::ThisTranslationUnit>
   const Derived& operator+=(const V& v) const {
     return assign_through<saver::add, TU>(v);
   }
+  /// Subtracts an expression or a number from the viewed elements, as operator= writes them.
   template <class V, class TU = detail::ThisTranslationUnit>
   const Derived& operator-=(const V& v) const {
     return assign_through<saver::subtract, TU>(v);
   }
+  /// Multiplies the viewed elements by an expression or a number, as operator= writes them.
   template <class V, class TU = detail::ThisTranslationUnit>
   const Derived& operator*=(const V& v) const {
     return assign_through<saver::multiply, TU>(v);
   }
+  /// Divides the viewed elements by an expression or a number, as operator= writes them.
   template <class V, class TU = detail::ThisTranslationUnit>
   const Derived& operator/=(const V& v) const {
     return assign_through<saver::divide, TU>(v);
   }
 
  protected:
+  /// The one implementation of the operators: evaluates `v` with `Saver` into Derived::array().
   template <class Saver, class TU, class V>
   const Derived& assign_through(const V& v) const {
     static_assert(detail::is_view<Derived>::value,

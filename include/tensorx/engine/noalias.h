@@ -21,8 +21,12 @@ namespace tensorx {
 template <class Target>
 class NoAlias {
  public:
+  /// Wraps the destination; tx::noalias makes one.
   explicit NoAlias(Target dst) : dst_(std::forward<Target>(dst)) {}
 
+  ///@{
+  /// Assigns an expression (not a number) to the destination in ONE pass, by the assignment
+  /// rules of Array (ShapeError, PlaceError, ...) except the aliasing check.
   template <class E, class TU = detail::ThisTranslationUnit>
   NoAlias& operator=(const E& e) {
     return assign<saver::write, TU>(e);
@@ -43,6 +47,7 @@ class NoAlias {
   NoAlias& operator/=(const E& e) {
     return assign<saver::divide, TU>(e);
   }
+  ///@}
 
  private:
   template <class Saver, class TU, class E>

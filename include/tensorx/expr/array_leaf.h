@@ -96,6 +96,10 @@ Dim<N> broadcast_strides(const Dim<M>& dims, const Dim<M>& strides) {
 
 }  // namespace detail
 
+///@{
+/// The node protocol (expr/exp.h) for an array, the leaf: prepared as itself, planned as a
+/// strided read right-aligned in the iteration space (stride 0 along extents of 1), and reported
+/// as the one array it reads.
 template <class T, int N, class Context>
 const Array<T, N>& prepare(const Array<T, N>& array, const Context&) {
   return array;
@@ -110,5 +114,6 @@ template <class T, int N, class F>
 void for_each_array(const Array<T, N>& array, F&& f) {
   f(array);
 }
+///@}
 
 }  // namespace tensorx

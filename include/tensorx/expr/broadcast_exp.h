@@ -10,15 +10,20 @@
 
 namespace tensorx {
 
+/// The node of tx::broadcast_to: operand E stretched to rank N and extent dims().
 template <class E, int N>
 class BroadcastExp : public Exp<BroadcastExp<E, N>> {
  public:
+  /// The operand's element type.
   using value_type = typename E::value_type;
+  /// The target rank.
   static constexpr int rank = N;
   static_assert(E::rank <= N, "tx::broadcast_to cannot lower the rank of an expression.");
 
+  /// `e` stretched to `dims`; checked by dims(), when the node is evaluated.
   BroadcastExp(E e, const Dim<N>& dims) : e_(std::move(e)), dims_(dims) {}
 
+  /// The stretched operand.
   const E& operand() const { return e_; }
   /// The target extent; throws ShapeError when the operand does not stretch to it.
   Dim<N> dims() const {
@@ -33,7 +38,9 @@ class BroadcastExp : public Exp<BroadcastExp<E, N>> {
   Dim<N> dims_;
 };
 
-/// `e` stretched to `dims` (an array, an expression or a number).
+/// `e` stretched to `dims` (an array, an expression or a number) by NumPy's rules, without moving
+/// data; a lazy node, evaluated where it is assigned. An extent that does not stretch throws
+/// ShapeError naming both shapes when it is assigned.
 template <class E, int N>
 auto broadcast_to(const E& e, const Dim<N>& dims) {
   if constexpr (is_expression_v<E>) {
@@ -43,6 +50,9 @@ auto broadcast_to(const E& e, const Dim<N>& dims) {
   }
 }
 
+///@{
+/// The node protocol (expr/exp.h) for BroadcastExp: the operand's, with the operand planned in
+/// the larger iteration space (stride 0 along stretched extents).
 template <class E, int N, class Context>
 decltype(auto) prepare(const BroadcastExp<E, N>& b, const Context& context) {
   using Prepared = decltype(prepare(b.operand(), context));
@@ -65,5 +75,6 @@ template <class E, int N, class F>
 void for_each_array(const BroadcastExp<E, N>& b, F&& f) {
   for_each_array(b.operand(), f);
 }
+///@}
 
 }  // namespace tensorx

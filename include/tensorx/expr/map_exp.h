@@ -24,17 +24,24 @@ struct scalar_only : std::false_type {};
 template <class F>
 struct scalar_only<F, std::void_t<typename F::scalar_only>> : std::true_type {};
 
-/// Applies F to its operands element-wise; the result has element type R.
+/// Applies F to its operands element-wise; the result has element type R. Every operator, math
+/// function, cast, tx::F and tx::map builds one (make_map); it is lazy, and fuses with the rest of
+/// the expression into the one pass of the assignment.
 template <class R, class F, class... Args>
 class MapExp : public Exp<MapExp<R, F, Args...>> {
  public:
+  /// The result's element type.
   using value_type = R;
+  /// The highest rank among the operands.
   static constexpr int rank = std::max({0, Args::rank...});
 
+  /// `functor` over `args`, held by value.
   explicit MapExp(F functor, Args... args)
       : functor_(functor), args_(detail::make_operand_pack(args...)) {}
 
+  /// The functor applied.
   const F& functor() const { return functor_; }
+  /// The operands.
   const detail::PlanPack<Args...>& args() const { return args_; }
 
   /// The broadcast extent of the operands; throws ShapeError when they do not broadcast.
@@ -159,6 +166,9 @@ void for_each_map_array(const MapExp<R, F, Args...>& e, Visitor& visitor,
 
 }  // namespace detail
 
+///@{
+/// The node protocol (expr/exp.h) for MapExp: each operand prepared (the node itself where none
+/// changes), planned in the iteration space, and asked for the arrays it reads.
 template <class R, class F, class... Args, class Context>
 decltype(auto) prepare(const MapExp<R, F, Args...>& e, const Context& context) {
   return detail::prepare_map(e, context, std::index_sequence_for<Args...>{});
@@ -173,6 +183,7 @@ template <class R, class F, class... Args, class Visitor>
 void for_each_array(const MapExp<R, F, Args...>& e, Visitor&& visitor) {
   detail::for_each_map_array(e, visitor, std::index_sequence_for<Args...>{});
 }
+///@}
 
 namespace detail {
 
@@ -238,7 +249,9 @@ class InvalidExp : public Exp<InvalidExp<T, N>> {
 }  // namespace detail
 
 /// The element-wise node applying `functor` to `operands` (arrays, expressions or scalars; at
-/// least one must be an array or expression); scalars take the operands' element type.
+/// least one must be an array or expression, and those must share one element type: a
+/// static_assert says so); scalars take the operands' element type. Operands that do not
+/// broadcast throw ShapeError when the node is assigned.
 template <class F, class... Operands>
 auto make_map(F functor, const Operands&... operands) {
   using Common = detail::common_value<Operands...>;

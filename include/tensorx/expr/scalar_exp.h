@@ -9,14 +9,21 @@
 
 namespace tensorx {
 
+/// A number as a rank-0 expression node; operators make one from a number that joins an
+/// expression, with that expression's element type.
 template <class T>
 class ScalarExp : public Exp<ScalarExp<T>> {
  public:
+  /// The element type.
   using value_type = T;
+  /// 0: a scalar broadcasts to any extent.
   static constexpr int rank = 0;
 
+  /// The node of `value`.
   explicit ScalarExp(T value) : value_(value) {}
+  /// The number.
   T value() const { return value_; }
+  /// The rank-0 extent.
   Dim<0> dims() const { return Dim<0>(); }
 
  private:
@@ -60,6 +67,9 @@ struct ScalarPlan {
 
 }  // namespace detail
 
+///@{
+/// The node protocol (expr/exp.h) for ScalarExp: prepared as itself, planned as its value in
+/// the compute type at every index, reading no array.
 template <class T, class Context>
 const ScalarExp<T>& prepare(const ScalarExp<T>& scalar, const Context&) {
   return scalar;
@@ -72,5 +82,6 @@ detail::ScalarPlan<compute_t<T>> make_plan(const ScalarExp<T>& scalar, const Dim
 
 template <class T, class F>
 void for_each_array(const ScalarExp<T>&, F&&) {}
+///@}
 
 }  // namespace tensorx

@@ -76,8 +76,9 @@ DLManagedTensorVersioned* to_dlpack(const Array<T, N>& array) {
 template <class X, detail::if_darray<X> = 0>
 DLManagedTensorVersioned* to_dlpack(const X& array);
 
-/// The Array<T, N> that views `tensor`'s memory, taking ownership of it. Throws TypeError when
-/// its element type or rank differs, DLPackError when tensorx cannot hold it.
+/// The Array<T, N> that views `tensor`'s memory, on its device (the CPU or a CUDA GPU), taking
+/// ownership of it. Throws TypeError when its element type or rank differs, DLPackError when
+/// tensorx cannot hold it, DeviceError for an unusable GPU.
 template <class T, int N>
 Array<T, N> from_dlpack(DLManagedTensorVersioned* tensor) {
   return detail::import_typed<T, N>(tensor);
@@ -89,9 +90,9 @@ Array<T, N> from_dlpack(DLManagedTensor* tensor) {
   return detail::import_typed<T, N>(tensor);
 }
 
-/// The DArray that views `tensor`'s memory, taking ownership of it. Throws TypeError for a rank
-/// a DArray cannot hold (0, or above 4: import those with from_dlpack<T, N>), DLPackError when
-/// tensorx cannot hold it.
+/// The DArray that views `tensor`'s memory, on its device, taking ownership of it. Throws
+/// TypeError for a rank a DArray cannot hold (0, or above 4: import those with
+/// from_dlpack<T, N>), DLPackError when tensorx cannot hold it, DeviceError for an unusable GPU.
 DArray from_dlpack(DLManagedTensorVersioned* tensor);
 
 /// The same for a legacy (pre-1.0) DLPack tensor.

@@ -39,8 +39,8 @@ extern "C" {
 
 /// The ABI version of a DLManagedTensorVersioned: same major version, same layout.
 typedef struct {
-  uint32_t major;
-  uint32_t minor;
+  uint32_t major;  ///< DLPACK_MAJOR_VERSION of the producer (1)
+  uint32_t minor;  ///< DLPACK_MINOR_VERSION of the producer
 } DLPackVersion;
 
 /// Where a tensor's memory is; the values are fixed by the specification.
@@ -66,9 +66,10 @@ typedef enum {
   kDLMAIA = 17,
 } DLDeviceType;
 
+/// A device: its kind and ordinal.
 typedef struct {
-  DLDeviceType device_type;
-  int32_t device_id;
+  DLDeviceType device_type;  ///< the kind of device
+  int32_t device_id;         ///< the ordinal among devices of that kind (0 for the CPU)
 } DLDevice;
 
 /// The kind of number an element is; with a bit width, an element type.
@@ -84,38 +85,39 @@ typedef enum {
 
 /// An element type: code (a DLDataTypeCode), bits per lane and lanes (1 for scalars).
 typedef struct {
-  uint8_t code;
-  uint8_t bits;
-  uint16_t lanes;
+  uint8_t code;    ///< a DLDataTypeCode
+  uint8_t bits;    ///< bits per lane: 16, 32, 64, ...
+  uint16_t lanes;  ///< lanes per element, 1 for scalars
 } DLDataType;
 
 /// A strided view of memory. shape and strides (in elements, NULL for a dense row-major layout)
 /// have ndim entries; the first element is at (char*)data + byte_offset.
 typedef struct {
-  void* data;
-  DLDevice device;
-  int32_t ndim;
-  DLDataType dtype;
-  int64_t* shape;
-  int64_t* strides;
-  uint64_t byte_offset;
+  void* data;            ///< the memory (a device pointer for GPU memory)
+  DLDevice device;       ///< where data is
+  int32_t ndim;          ///< the number of dimensions
+  DLDataType dtype;      ///< the element type
+  int64_t* shape;        ///< ndim extents, outermost first
+  int64_t* strides;      ///< ndim strides in elements, or NULL for dense row-major
+  uint64_t byte_offset;  ///< bytes from data to the first element
 } DLTensor;
 
 /// The pre-1.0 exchange struct: a DLTensor and how to tell its producer that it is no longer used.
 typedef struct DLManagedTensor {
-  DLTensor dl_tensor;
-  void* manager_ctx;
-  void (*deleter)(struct DLManagedTensor* self);
+  DLTensor dl_tensor;                             ///< the tensor
+  void* manager_ctx;                              ///< the producer's context for the deleter
+  void (*deleter)(struct DLManagedTensor* self);  ///< called once by the consumer when done
 } DLManagedTensor;
 
 /// The DLPack 1.x exchange struct. Fields up to flags keep their place in every 1.x version, so
 /// that a consumer can always check the version and call the deleter.
 typedef struct DLManagedTensorVersioned {
-  DLPackVersion version;
-  void* manager_ctx;
+  DLPackVersion version;  ///< the producer's ABI version
+  void* manager_ctx;      ///< the producer's context for the deleter
+  /// Called once by the consumer when it no longer uses the tensor (may be NULL).
   void (*deleter)(struct DLManagedTensorVersioned* self);
-  uint64_t flags;
-  DLTensor dl_tensor;
+  uint64_t flags;      ///< DLPACK_FLAG_BITMASK_* bits
+  DLTensor dl_tensor;  ///< the tensor
 } DLManagedTensorVersioned;
 
 #ifdef __cplusplus

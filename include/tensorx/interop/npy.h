@@ -30,9 +30,9 @@ class NpyError : public Error {
 
 /// What the header of a .npy file says.
 struct NpyHeader {
-  DataType type = DataType::kFloat32;
-  std::vector<index_t> shape;  // outermost first; empty for a scalar
-  bool fortran_order = false;
+  DataType type = DataType::kFloat32;  ///< the element type ('descr')
+  std::vector<index_t> shape;          ///< the extents, outermost first; empty for a scalar
+  bool fortran_order = false;          ///< true when the data is column-major
 };
 
 namespace detail {

@@ -47,8 +47,11 @@ constexpr bool is_einsum_operand_v = std::is_same_v<X, DArray> || is_array<X>::v
 template <class Rhs>
 class EinsumExp {
  public:
+  /// The labelled product `rhs` and the labels `output` of its result.
   EinsumExp(Rhs rhs, const LabelList& output) : rhs_(std::move(rhs)), output_(output) {}
+  /// The labelled product.
   const Rhs& rhs() const { return rhs_; }
+  /// The result's labels (the part of the spec after "->").
   const LabelList& output() const { return output_; }
 
  private:
@@ -87,6 +90,7 @@ Array<T, N>::Array(const EinsumExp<Rhs>& e) {
   this->template operator=<Rhs, TU>(e);
 }
 
+/// c = tx::einsum(...): the labelled assignment of the product to this array's output labels.
 template <class T, int N>
 template <class Rhs, class TU>
 Array<T, N>& Array<T, N>::operator=(const EinsumExp<Rhs>& e) {

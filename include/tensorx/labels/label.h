@@ -23,23 +23,25 @@ constexpr int kMaxLabelLength = 16;
 
 /// One label: up to kMaxLabelLength letters, digits or underscores.
 struct Label {
-  std::uint64_t words[2] = {0, 0};  // the name's bytes, zero-padded
+  std::uint64_t words[2] = {0, 0};  ///< the name's bytes, zero-padded
 
   /// The name, e.g. "batch".
   std::string name() const;
 };
 
+/// Equal when the names are.
 inline bool operator==(const Label& a, const Label& b) {
   return a.words[0] == b.words[0] && a.words[1] == b.words[1];
 }
+/// !(a == b).
 inline bool operator!=(const Label& a, const Label& b) {
   return !(a == b);
 }
 
 /// The labels of one operand, one per axis (a label may repeat: a("i,i") reads a diagonal).
 struct LabelList {
-  int size = 0;
-  Label labels[kMaxRank];
+  int size = 0;            ///< the number of labels
+  Label labels[kMaxRank];  ///< the labels, outermost axis first; those past size are empty
 };
 
 /// Parses comma-separated labels ("i, k", "batch,row"); spaces are ignored and "" is the empty

@@ -18,12 +18,18 @@ void assign_labelled(const Array<T, N>& dst, Array<T, N>* owner, const LabelList
                      const Rhs& rhs);
 }  // namespace detail
 
+/// a("i,k"): an Array<T, N> with one label per axis, a leaf of labelled expressions and the left
+/// side of a labelled assignment. Made by Array::operator()(labels).
 template <class T, int N>
 class LabelledArray : public LabelledLeaf<LabelledArray<T, N>> {
  public:
+  /// The element type.
   using value_type = T;
+  /// The array's rank.
   static constexpr int rank = N;
+  /// The most distinct labels this leaf brings: N.
   static constexpr int max_labels = N;
+  /// One leaf.
   static constexpr int leaf_count = 1;
 
   /// `array` with `labels`, one per axis (LabelError otherwise). `owner` is the Array object that
@@ -32,24 +38,34 @@ class LabelledArray : public LabelledLeaf<LabelledArray<T, N>> {
       : array_(array), labels_(labels), owner_(array.allocated() ? nullptr : owner) {
     detail::check_label_count(labels, N);
   }
+  /// A copy, labelling the same array.
   LabelledArray(const LabelledArray&) = default;
 
+  /// The labelled array.
   const Array<T, N>& array() const { return array_; }
+  /// Its labels, one per axis.
   const LabelList& labels() const { return labels_; }
 
-  /// Writes a labelled expression into the labelled elements (see labelled_assign.h). Throws
-  /// before writing anything: LabelError, ShapeError naming a label and its extents, PlaceError.
+  /// Writes a labelled expression into the labelled elements (see labelled_assign.h): one GEMM
+  /// chain, one reduction or one element-wise pass on the array's place (an unallocated array is
+  /// allocated on the operands' place). Throws before writing anything: LabelError, ShapeError
+  /// naming a label and its extents, PlaceError, TypeError for a DArray operand of another element
+  /// type, Error from plain C++ for a GPU array that needs a kernel.
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   const LabelledArray& operator=(const Rhs& rhs) const {
     return assign<saver::write, TU>(rhs);
   }
+  /// c("i,j") = a("j,i"): writes elements, as the templated operator= does (not a rebinding).
   const LabelledArray& operator=(const LabelledArray& rhs) const {
     return assign<saver::write, detail::ThisTranslationUnit>(rhs);
   }
+  /// Adds a labelled expression to the labelled elements, as operator= writes them; the array
+  /// must be allocated (ShapeError otherwise).
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   const LabelledArray& operator+=(const Rhs& rhs) const {
     return assign<saver::add, TU>(rhs);
   }
+  /// Subtracts a labelled expression from the labelled elements, as operator+= adds.
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   const LabelledArray& operator-=(const Rhs& rhs) const {
     return assign<saver::subtract, TU>(rhs);

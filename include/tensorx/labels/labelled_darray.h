@@ -20,13 +20,18 @@ void assign_labelled_darray(const D& dst, D* owner, const LabelList& labels, con
 
 }  // namespace detail
 
+/// x("i,k") of a DArray (LabelledDArray): as LabelledArray, with the element type and rank read
+/// when the assignment runs.
 template <class Lazy>
 class BasicLabelledDArray : public LabelledLeaf<BasicLabelledDArray<Lazy>> {
   using DArray = BasicDArray<Lazy>;
 
  public:
-  using value_type = void;  // known when the assignment runs
+  /// void: the element type is known when the assignment runs.
+  using value_type = void;
+  /// The most distinct labels this leaf brings: kMaxDArrayRank.
   static constexpr int max_labels = kMaxDArrayRank;
+  /// One leaf.
   static constexpr int leaf_count = 1;
 
   /// `array` with `labels`, one per axis of an allocated array (LabelError otherwise). `owner`
@@ -39,9 +44,12 @@ class BasicLabelledDArray : public LabelledLeaf<BasicLabelledDArray<Lazy>> {
       owner_ = owner;
     }
   }
+  /// A copy, labelling the same DArray.
   BasicLabelledDArray(const BasicLabelledDArray&) = default;
 
+  /// The labelled DArray.
   const DArray& array() const { return array_; }
+  /// Its labels, one per axis.
   const LabelList& labels() const { return labels_; }
 
   /// As LabelledArray's, plus TypeError when the element types differ.
@@ -54,10 +62,12 @@ class BasicLabelledDArray : public LabelledLeaf<BasicLabelledDArray<Lazy>> {
   /// 4 s the public header took): the compiled layer holds it (src/labels/labelled_darray_copy.cpp,
   /// built as CUDA when tensorx has CUDA, so it runs GPU arrays too).
   const BasicLabelledDArray& operator=(const BasicLabelledDArray& rhs) const;
+  /// Adds a labelled expression to the labelled elements, as LabelledArray's +=.
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   const BasicLabelledDArray& operator+=(const Rhs& rhs) const {
     return assign<saver::add, TU>(rhs);
   }
+  /// Subtracts a labelled expression from the labelled elements, as LabelledArray's -=.
   template <class Rhs, class TU = detail::ThisTranslationUnit>
   const BasicLabelledDArray& operator-=(const Rhs& rhs) const {
     return assign<saver::subtract, TU>(rhs);

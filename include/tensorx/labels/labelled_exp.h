@@ -16,6 +16,7 @@ namespace tensorx {
 /// Base of every labelled expression node (CRTP).
 template <class Derived>
 struct LabelledExp {
+  /// The node itself, as its own type.
   const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
 
@@ -31,11 +32,16 @@ constexpr bool is_labelled_v = std::is_base_of_v<LabelledExp<std::decay_t<E>>, s
 template <class V>
 class LabelledScalar : public LabelledExp<LabelledScalar<V>> {
  public:
-  using value_type = void;  // adopts the expression's
+  /// void: the number adopts the expression's element type.
+  using value_type = void;
+  /// A number brings no labels.
   static constexpr int max_labels = 0;
+  /// A number is no leaf.
   static constexpr int leaf_count = 0;
 
+  /// The node of `value`.
   explicit LabelledScalar(V value) : value_(value) {}
+  /// The number.
   V value() const { return value_; }
 
  private:
@@ -73,15 +79,20 @@ struct labelled_value<Node, Rest...> {
 template <class F, class... Args>
 class LabelledMap : public LabelledExp<LabelledMap<F, Args...>> {
  public:
+  /// The operands' element type (void while only DArrays and numbers are involved).
   using value_type = typename detail::labelled_value<Args...>::type;
   /// At most this many distinct labels (the sum over the leaves): the rank of the iteration
   /// space that a reduction of this expression may need, known at compile time.
   static constexpr int max_labels = (Args::max_labels + ...);
+  /// The number of labelled arrays among the operands, recursively.
   static constexpr int leaf_count = (Args::leaf_count + ...);
 
+  /// `functor` over `args`, held by value.
   explicit LabelledMap(F functor, Args... args) : functor_(functor), args_(std::move(args)...) {}
 
+  /// The functor applied.
   const F& functor() const { return functor_; }
+  /// The operands.
   const std::tuple<Args...>& args() const { return args_; }
 
  private:

@@ -36,22 +36,28 @@ auto make_labelled_map(F functor, const Xs&... xs) {
 
 }  // namespace detail
 
+/// l + r, between labelled expressions and numbers: a LabelledMap, run by the assignment.
 template <class L, class R, std::enable_if_t<detail::is_labelled_pair_v<L, R>, int> = 0>
 auto operator+(const L& l, const R& r) {
   return detail::make_labelled_map(op::plus{}, l, r);
 }
+/// l - r, between labelled expressions and numbers: a LabelledMap, run by the assignment.
 template <class L, class R, std::enable_if_t<detail::is_labelled_pair_v<L, R>, int> = 0>
 auto operator-(const L& l, const R& r) {
   return detail::make_labelled_map(op::minus{}, l, r);
 }
+/// l * r between labelled expressions and numbers: a LabelledMap, which the assignment runs as an
+/// element-wise product, or as a contraction over the labels absent on its left side.
 template <class L, class R, std::enable_if_t<detail::is_labelled_pair_v<L, R>, int> = 0>
 auto operator*(const L& l, const R& r) {
   return detail::make_labelled_map(op::multiplies{}, l, r);
 }
+/// l / r, between labelled expressions and numbers: a LabelledMap, run by the assignment.
 template <class L, class R, std::enable_if_t<detail::is_labelled_pair_v<L, R>, int> = 0>
 auto operator/(const L& l, const R& r) {
   return detail::make_labelled_map(op::divides{}, l, r);
 }
+/// -e of a labelled expression.
 template <class E, std::enable_if_t<is_labelled_v<E>, int> = 0>
 auto operator-(const E& e) {
   return detail::make_labelled_map(op::negate{}, e);

@@ -30,8 +30,11 @@ class ConcatExp : public Exp<ConcatExp<Axis, Es...>> {
   using First = std::tuple_element_t<0, std::tuple<Es...>>;
 
  public:
+  /// The operands' element type.
   using value_type = typename First::value_type;
+  /// The operands' rank.
   static constexpr int rank = First::rank;
+  /// The number of operands.
   static constexpr std::size_t count = sizeof...(Es);
   static_assert(((Es::rank == rank) && ...), "tx::concat joins operands of one rank.");
   static_assert((std::is_same_v<typename Es::value_type, value_type> && ...),
@@ -39,8 +42,10 @@ class ConcatExp : public Exp<ConcatExp<Axis, Es...>> {
                 "tx::cast<T>(...).");
   static_assert(0 <= Axis && Axis < rank, "The concat axis must be an axis of the operands.");
 
+  /// `operands` joined along Axis (their extents are checked by dims()).
   explicit ConcatExp(Es... operands) : operands_(detail::make_operand_pack(operands...)) {}
 
+  /// The joined operands.
   const detail::PlanPack<Es...>& operands() const { return operands_; }
 
   /// Where each operand starts along the axis; the last entry is the joined extent. Throws
@@ -78,12 +83,17 @@ class ConcatExp : public Exp<ConcatExp<Axis, Es...>> {
 
 /// `operands` (arrays or expressions of one rank and element type, at least one) joined along
 /// Axis: the result's extent along Axis is the sum of theirs. Throws ShapeError naming the shapes
-/// when their other extents differ.
+/// when their other extents differ, when assigned. A lazy node, evaluated in the one pass of the
+/// assignment on the destination's place.
 template <int Axis, class... Es, class = std::enable_if_t<(is_expression_v<Es> && ...)>>
 ConcatExp<Axis, Es...> concat(const Es&... operands) {
   return ConcatExp<Axis, Es...>(operands...);
 }
 
+///@{
+/// The node protocol (expr/exp.h) for ConcatExp: every operand prepared in place; the plan reads
+/// each output element from the operand whose range along Axis covers it; all but the first
+/// operand count as read indirectly.
 template <int N, int Axis, class... Es>
 auto make_plan(const ConcatExp<Axis, Es...>& e, const Dim<N>& out_dims) {
   using Node = ConcatExp<Axis, Es...>;
@@ -131,6 +141,7 @@ void for_each_array(const ConcatExp<Axis, Es...>& e, F&& f) {
       },
       e.operands());
 }
+///@}
 
 namespace detail {
 

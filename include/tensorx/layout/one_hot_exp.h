@@ -23,20 +23,28 @@ namespace tensorx {
 template <class T, class Indices>
 class OneHotExp : public Exp<OneHotExp<T, Indices>> {
  public:
+  /// The result's element type.
   using value_type = T;
+  /// The indices' integer type.
   using index_type = typename Indices::value_type;
+  /// The indices' rank plus the class axis.
   static constexpr int rank = Indices::rank + 1;
   static_assert(std::is_integral_v<index_type>, "tx::one_hot takes integer indices.");
   static_assert(rank <= kMaxRank, "tx::one_hot's result would have a rank above 9.");
 
+  /// Classes first .. first + depth - 1 of `indices`; throws ShapeError for a negative depth.
   OneHotExp(Indices indices, index_t depth, index_t first = 0)
       : indices_(std::move(indices)), depth_(depth), first_(first) {
     if (depth < 0) throw ShapeError(detail::message("tx::one_hot: negative depth ", depth));
   }
 
+  /// The class indices.
   const Indices& indices() const { return indices_; }
+  /// The number of classes (columns).
   index_t depth() const { return depth_; }
+  /// The class of column 0.
   index_t first() const { return first_; }
+  /// The indices' extent followed by depth().
   Dim<rank> dims() const { return detail::join(indices_.dims(), Dim<1>(depth_)); }
 
  private:
@@ -100,6 +108,9 @@ struct OneHotPlan {
 
 }  // namespace detail
 
+///@{
+/// The node protocol (expr/exp.h) for OneHotExp: the indices prepared and planned in their own
+/// extent, compared with each column's class; they count as read indirectly.
 template <int M, class T, class Indices>
 auto make_plan(const OneHotExp<T, Indices>& e, const Dim<M>& out_dims) {
   constexpr int K = Indices::rank;
@@ -119,6 +130,7 @@ template <class T, class Indices, class F>
 void for_each_array(const OneHotExp<T, Indices>& e, F&& f) {
   detail::for_each_array_read_indirectly(e.indices(), f);
 }
+///@}
 
 /// A one-hot: a slice along an index axis slices the indices, along the class axis it narrows
 /// the classes.

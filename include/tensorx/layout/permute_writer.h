@@ -21,10 +21,14 @@ namespace tensorx {
 
 template <class E, int N>
 class PermuteExp;  // layout/permute_exp.h, which includes this writer so that the two always meet
+/// dst = permuted array: a tiled transpose where the permutation moves the source's unit-stride
+/// axis, else the element-wise pass (see the file comment).
 template <class T, int N>
 struct DirectWriter<PermuteExp<Array<T, N>, N>> {
+  /// True: the writer chooses between the tiled transpose and the element-wise pass.
   static constexpr bool kEnabled = true;
 
+  /// dst = Saver(dst, e) on dst's place.
   template <class Saver, class TU>
   static void write(const PermuteExp<Array<T, N>, N>& e, const Array<T, N>& dst) {
     const Array<T, N> src = e.array();

@@ -59,20 +59,29 @@ Array<T, N> sliced_view(const Array<T, N>& a, int axis, index_t begin, index_t e
 template <class E>
 class SliceExp : public Exp<SliceExp<E>>, public AssignableView<SliceExp<E>> {
  public:
+  /// The operand's element type.
   using value_type = typename E::value_type;
+  /// The operand's rank.
   static constexpr int rank = E::rank;
   static_assert(rank > 0, "A rank-0 expression has no axis to slice.");
 
+  /// Elements [begin, end) of `e` along `axis`; throws IndexError as tx::slice does.
   SliceExp(E e, int axis, index_t begin, index_t end)
       : e_(std::move(e)), axis_(axis), begin_(begin), end_(end) {
     detail::check_slice(e_.dims(), axis, begin, end);
   }
+  /// A copy of the node, viewing the same operand.
   SliceExp(const SliceExp&) = default;
 
+  /// The sliced expression.
   const E& operand() const { return e_; }
+  /// The sliced axis.
   int axis() const { return axis_; }
+  /// The first index kept along axis().
   index_t begin() const { return begin_; }
+  /// One past the last index kept.
   index_t end() const { return end_; }
+  /// The operand's extent with end() - begin() along axis().
   Dim<rank> dims() const { return detail::with_extent(e_.dims(), axis_, end_ - begin_); }
 
   /// The strided view of an array operand (or of the array a view operand stands for).
@@ -82,6 +91,7 @@ class SliceExp : public Exp<SliceExp<E>>, public AssignableView<SliceExp<E>> {
   }
 
   using AssignableView<SliceExp>::operator=;
+  /// Writes the elements of `other` through this view (not a rebinding), as AssignableView's =.
   const SliceExp& operator=(const SliceExp& other) const {
     return this->template assign_through<saver::write, detail::ThisTranslationUnit>(other);
   }
@@ -97,8 +107,9 @@ class SliceExp : public Exp<SliceExp<E>>, public AssignableView<SliceExp<E>> {
 /// kept). Over an array or array view (a transposed array, say) the result is an Array view of
 /// the same buffer, exactly as a.slice(begin, end) is along axis 0: assigning it to a temporary
 /// writes elements, and a named Array made from it aliases it. Over any other expression it is
-/// a node that the assignment reads in place. Throws IndexError naming the axis, the range and
-/// the extent unless 0 <= axis < rank and 0 <= begin <= end <= extent.
+/// a node that the assignment reads in place (on the destination's place, fused into its pass).
+/// Throws IndexError naming the axis, the range and the extent unless 0 <= axis < rank and
+/// 0 <= begin <= end <= extent.
 template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto slice(const E& e, int axis, index_t begin, index_t end) {
   if constexpr (detail::is_view<E>::value) {
@@ -115,7 +126,7 @@ auto slice(const E& e, int axis, index_t begin, index_t end) {
 // broadcasts, and the layout nodes in their own headers) overloads it; the overloads keep the
 // node's type, so that a whole-range slice can stand for "unchanged" where types must agree.
 
-/// An array: its view.
+/// How a slice reaches inside a node (the comment above). An array: its view.
 template <class T, int N, class TU>
 Array<T, N> push_slice(const Array<T, N>& a, int axis, index_t begin, index_t end,
                        const detail::EvalContext<TU>&) {
@@ -182,6 +193,9 @@ auto push_slice(const BroadcastExp<E, N>& b, int axis, index_t begin, index_t en
                                             detail::with_extent(dims, axis, end - begin));
 }
 
+///@{
+/// The node protocol (expr/exp.h) for SliceExp: the prepared operand with the slice pushed into
+/// its leaves; its arrays are reported as read indirectly until then.
 template <class E, class TU>
 auto prepare(const SliceExp<E>& s, const detail::EvalContext<TU>& context) {
   return push_slice(prepare(s.operand(), context), s.axis(), s.begin(), s.end(), context);
@@ -197,5 +211,6 @@ void for_each_array(const SliceExp<E>& s, F&& f) {
     detail::for_each_array_read_indirectly(s.operand(), f);
   }
 }
+///@}
 
 }  // namespace tensorx

@@ -30,10 +30,15 @@ namespace tensorx {
 template <class Table, class Indices>
 class TakeExp : public Exp<TakeExp<Table, Indices>> {
  public:
+  /// The table's element type.
   using value_type = typename Table::value_type;
+  /// The indices' element type, int32 or int64.
   using index_type = typename Indices::value_type;
+  /// The table's rank, R.
   static constexpr int table_rank = Table::rank;
+  /// The indices' rank, K.
   static constexpr int index_rank = Indices::rank;
+  /// The result's rank, K + R - 1.
   static constexpr int rank = index_rank + table_rank - 1;
   static_assert(table_rank >= 1,
                 "tx::take gathers rows along axis 0: the table needs at least one axis.");
@@ -42,10 +47,14 @@ class TakeExp : public Exp<TakeExp<Table, Indices>> {
                 "tx::take's indices must be int32 or int64 (std::int32_t or std::int64_t).");
   static_assert(rank <= kMaxRank, "tx::take's result would have a rank above 9.");
 
+  /// The rows of `table` that `indices` name (checked when the node is assigned).
   TakeExp(Table table, Indices indices) : table_(std::move(table)), indices_(std::move(indices)) {}
 
+  /// The table gathered from.
   const Table& table() const { return table_; }
+  /// The row indices.
   const Indices& indices() const { return indices_; }
+  /// The indices' extent followed by the table's without its first.
   Dim<rank> dims() const {
     return detail::join(indices_.dims(), detail::trailing<table_rank - 1>(table_.dims()));
   }
@@ -58,7 +67,8 @@ class TakeExp : public Exp<TakeExp<Table, Indices>> {
 /// Rows of `table` (an array or expression of rank R >= 1) gathered along axis 0 by `indices`
 /// (an int32 or int64 array or expression of rank K, on the table's place): the result has the
 /// indices' extent followed by the table's without its first, rank K + R - 1. Assigning it throws
-/// IndexError, before writing anything, when an index is outside [0, rows).
+/// IndexError, before writing anything, when an index is outside [0, rows), and as any
+/// assignment does (PlaceError for operands on another place than the destination).
 template <class Table, class Indices,
           class = std::enable_if_t<is_expression_v<Table> && is_expression_v<Indices>>>
 TakeExp<Table, Indices> take(const Table& table, const Indices& indices) {
@@ -136,6 +146,10 @@ struct TakePlan {
 
 }  // namespace detail
 
+///@{
+/// The node protocol (expr/exp.h) for TakeExp: prepare materialises the indices on the
+/// destination's place and checks them (IndexError; on a GPU a kernel and a synchronisation);
+/// the plan reads an index, then the table element; both operands count as read indirectly.
 template <int M, class Table, class I, int K>
 auto make_plan(const TakeExp<Table, Array<I, K>>& e, const Dim<M>& out_dims) {
   using Node = TakeExp<Table, Array<I, K>>;
@@ -161,6 +175,7 @@ void for_each_array(const TakeExp<Table, Indices>& e, F&& f) {
   detail::for_each_array_read_indirectly(e.table(), f);
   detail::for_each_array_read_indirectly(e.indices(), f);
 }
+///@}
 
 /// A gather: a slice along an index axis slices the indices, along a table axis the table.
 template <class Table, class I, int K, class TU>

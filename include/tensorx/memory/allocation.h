@@ -39,8 +39,11 @@ class Allocation {
   Allocation(const Allocation&) = delete;
   Allocation& operator=(const Allocation&) = delete;
 
+  /// The first byte (nullptr for 0 bytes); device memory for a GPU place.
   void* data() const { return data_; }
+  /// The number of bytes.
   std::size_t size() const { return size_; }
+  /// Where the bytes are.
   const Place& place() const { return place_; }
   /// The record of the streams that used the bytes (GPU memory only).
   detail::BufferStreams& streams() const { return streams_; }

@@ -20,11 +20,12 @@ struct MemoryStats {
 /// The pool's counts for `device`; throws DeviceError unless the device is usable.
 MemoryStats memory_stats(int device);
 
-/// Starts peak_allocated_bytes of `device` again from the bytes allocated now.
+/// Starts peak_allocated_bytes of `device` again from the bytes allocated now; throws DeviceError
+/// unless the device is usable.
 void reset_peak_memory_stats(int device);
 
 /// Waits for the work queued on every device, then hands every cached (freed) block back to the
-/// driver, so that other libraries in the process can have the memory.
+/// driver, so that other libraries in the process can have the memory. A no-op without GPUs.
 void empty_cache();
 
 /// The default cache limit of a device: an eighth of its memory.
@@ -35,7 +36,8 @@ constexpr std::size_t kDefaultCacheFraction = 8;
 /// DeviceError unless the device is usable.
 void set_memory_cache_limit(int device, std::size_t bytes);
 
-/// The cache limit of `device` (memory / kDefaultCacheFraction unless set).
+/// The cache limit of `device` (memory / kDefaultCacheFraction unless set); throws DeviceError
+/// unless the device is usable.
 std::size_t memory_cache_limit(int device);
 
 }  // namespace cuda

@@ -12,19 +12,25 @@
 namespace tensorx {
 namespace op {
 
+/// The functor of `a + b` on expressions.
 struct plus {
+  /// a + b of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return a + b;
   }
 };
+/// The functor of `a - b` on expressions.
 struct minus {
+  /// a - b of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return a - b;
   }
 };
+/// The functor of `a * b` on expressions.
 struct multiplies {
+  /// a * b of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return a * b;
@@ -34,6 +40,7 @@ struct multiplies {
 /// integers are not accepted: no CPU divides them in SIMD, and lane by lane the scalar loop is as
 /// fast, so expressions that divide integers run in it.
 struct divides {
+  /// a / b of numbers or floating-point SIMD batches.
   template <class T, class = std::enable_if_t<!detail::is_integer_batch<T>::value>>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     if constexpr (std::is_integral_v<T>) {
@@ -43,7 +50,9 @@ struct divides {
     }
   }
 };
+/// The functor of unary `-` on expressions.
 struct negate {
+  /// -a of a number or a SIMD batch.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a) const {
     return -a;
@@ -61,22 +70,28 @@ constexpr bool is_operator_pair_v = (is_expression_v<L> &&
                                     (is_expression_v<R> && std::is_arithmetic_v<L>);
 }  // namespace detail
 
+/// l + r element-wise, broadcasting: a lazy node, assigned in one pass.
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator+(const L& l, const R& r) {
   return make_map(op::plus{}, l, r);
 }
+/// l - r element-wise, broadcasting: a lazy node, assigned in one pass.
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator-(const L& l, const R& r) {
   return make_map(op::minus{}, l, r);
 }
+/// l * r element-wise, broadcasting: a lazy node, assigned in one pass.
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator*(const L& l, const R& r) {
   return make_map(op::multiplies{}, l, r);
 }
+/// l / r element-wise, broadcasting: a lazy node, assigned in one pass. Integers never trap:
+/// x / 0 is 0 (core/integer_arithmetic.h).
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator/(const L& l, const R& r) {
   return make_map(op::divides{}, l, r);
 }
+/// -e element-wise.
 template <class E, class = std::enable_if_t<is_expression_v<E>>>
 auto operator-(const E& e) {
   return make_map(op::negate{}, e);

@@ -15,37 +15,49 @@ namespace tensorx {
 namespace op {
 
 // The comparison yields a bool (scalars) or a batch_bool (SIMD); where turns either into 1 or 0.
+/// The functor of `==` on expressions: 1 where a == b, else 0.
 struct equal {
+  /// 1 or 0 in T (a number or a SIMD batch).
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return tensorx::where(a == b, T(1), T(0));
   }
 };
+/// The functor of `!=` on expressions: 1 where a != b (true where either is NaN), else 0.
 struct not_equal {
+  /// 1 or 0 in T (a number or a SIMD batch).
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return tensorx::where(a != b, T(1), T(0));
   }
 };
+/// The functor of `<` on expressions: 1 where a < b, else 0.
 struct less {
+  /// 1 or 0 in T (a number or a SIMD batch).
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return tensorx::where(a < b, T(1), T(0));
   }
 };
+/// The functor of `<=` on expressions: 1 where a <= b, else 0.
 struct less_equal {
+  /// 1 or 0 in T (a number or a SIMD batch).
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return tensorx::where(a <= b, T(1), T(0));
   }
 };
+/// The functor of `>` on expressions: 1 where a > b, else 0.
 struct greater {
+  /// 1 or 0 in T (a number or a SIMD batch).
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return tensorx::where(a > b, T(1), T(0));
   }
 };
+/// The functor of `>=` on expressions: 1 where a >= b, else 0.
 struct greater_equal {
+  /// 1 or 0 in T (a number or a SIMD batch).
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return tensorx::where(a >= b, T(1), T(0));
@@ -56,26 +68,32 @@ struct greater_equal {
 
 // Each operator takes an array or expression on at least one side and an array, expression or
 // number on the other, broadcasting them.
+/// l == r element-wise, broadcasting: 1 or 0 in the operands' element type.
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator==(const L& l, const R& r) {
   return make_map(op::equal{}, l, r);
 }
+/// l != r element-wise, broadcasting: 1 or 0 in the operands' element type.
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator!=(const L& l, const R& r) {
   return make_map(op::not_equal{}, l, r);
 }
+/// l < r element-wise, broadcasting: 1 or 0 in the operands' element type.
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator<(const L& l, const R& r) {
   return make_map(op::less{}, l, r);
 }
+/// l <= r element-wise, broadcasting: 1 or 0 in the operands' element type.
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator<=(const L& l, const R& r) {
   return make_map(op::less_equal{}, l, r);
 }
+/// l > r element-wise, broadcasting: 1 or 0 in the operands' element type.
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator>(const L& l, const R& r) {
   return make_map(op::greater{}, l, r);
 }
+/// l >= r element-wise, broadcasting: 1 or 0 in the operands' element type.
 template <class L, class R, class = std::enable_if_t<detail::is_operator_pair_v<L, R>>>
 auto operator>=(const L& l, const R& r) {
   return make_map(op::greater_equal{}, l, r);

@@ -106,6 +106,7 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T clip(const T& x, const T& lo, const T
   return tensorx::minimum(tensorx::maximum(x, lo), hi);
 }
 
+/// x * x.
 template <class T, std::enable_if_t<detail::is_number_or_batch_v<T>, int> = 0>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T square(const T& x) {
   return x * x;

@@ -48,11 +48,15 @@ auto map(const E& e, Function function) {
   return make_map(detail::ScalarFunction<C, Function>{function}, e);
 }
 
+/// The element-wise functors behind the operators and math functions (op::plus, op::exp, ...) and
+/// the reducers behind the reductions (reduce/reducers.h): structs with a templated call operator
+/// that tx::F and the reductions accept like a user's own.
 namespace op {
 
 /// Conversion to element type U, computed in U's compute type (so float16 goes through float).
 template <class U>
 struct cast {
+  /// x in U's compute type.
   template <class T, std::enable_if_t<std::is_arithmetic_v<T> || is_narrow_float_v<T>, int> = 0>
   TENSORX_HOST_DEVICE compute_t<U> operator()(const T& x) const {
     return static_cast<compute_t<U>>(x);

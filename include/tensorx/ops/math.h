@@ -16,97 +16,129 @@ namespace tensorx {
 namespace op {
 
 // One-operand functors.
+/// The functor of tx::exp: e^x.
 struct exp {
+  /// tensorx::exp(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::exp(x);
   }
 };
+/// The functor of tx::log: the natural logarithm of x.
 struct log {
+  /// tensorx::log(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::log(x);
   }
 };
+/// The functor of tx::log1p: log(1 + x), accurate near 0.
 struct log1p {
+  /// tensorx::log1p(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::log1p(x);
   }
 };
+/// The functor of tx::expm1: e^x - 1, accurate near 0.
 struct expm1 {
+  /// tensorx::expm1(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::expm1(x);
   }
 };
+/// The functor of tx::sqrt: the square root of x.
 struct sqrt {
+  /// tensorx::sqrt(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::sqrt(x);
   }
 };
+/// The functor of tx::rsqrt: 1 / sqrt(x).
 struct rsqrt {
+  /// tensorx::rsqrt(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::rsqrt(x);
   }
 };
+/// The functor of tx::tanh: the hyperbolic tangent of x.
 struct tanh {
+  /// tensorx::tanh(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::tanh(x);
   }
 };
+/// The functor of tx::sigmoid: the logistic function 1 / (1 + e^-x).
 struct sigmoid {
+  /// tensorx::sigmoid(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::sigmoid(x);
   }
 };
+/// The functor of tx::floor: x rounded down.
 struct floor {
+  /// tensorx::floor(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::floor(x);
   }
 };
+/// The functor of tx::ceil: x rounded up.
 struct ceil {
+  /// tensorx::ceil(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::ceil(x);
   }
 };
+/// The functor of tx::round: x rounded to nearest, halfway cases away from zero.
 struct round {
+  /// tensorx::round(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::round(x);
   }
 };
+/// The functor of tx::abs: |x|.
 struct abs {
+  /// tensorx::abs(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::abs(x);
   }
 };
+/// The functor of tx::relu: max(x, 0), NaN staying NaN.
 struct relu {
+  /// tensorx::relu(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::relu(x);
   }
 };
+/// The functor of tx::gelu: GELU in its tanh form.
 struct gelu {
+  /// tensorx::gelu(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::gelu(x);
   }
 };
+/// The functor of tx::square: x * x.
 struct square {
+  /// tensorx::square(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::square(x);
   }
 };
+/// The functor of tx::sign: -1, 0 or 1 by the sign of x (zeros keep theirs, NaN stays NaN).
 struct sign {
+  /// tensorx::sign(x) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return tensorx::sign(x);
@@ -114,31 +146,41 @@ struct sign {
 };
 
 // Functors of several operands.
+/// The functor of tx::pow: x^y.
 struct pow {
+  /// tensorx::pow(x, y) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x, const T& y) const {
     return tensorx::pow(x, y);
   }
 };
+/// The functor of tx::maximum: the larger of a and b, NaN if either is NaN.
 struct maximum {
+  /// tensorx::maximum(a, b) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return tensorx::maximum(a, b);
   }
 };
+/// The functor of tx::minimum: the smaller of a and b, NaN if either is NaN.
 struct minimum {
+  /// tensorx::minimum(a, b) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
     return tensorx::minimum(a, b);
   }
 };
+/// The functor of tx::clip: x limited to [lo, hi].
 struct clip {
+  /// tensorx::clip(x, lo, hi) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x, const T& lo, const T& hi) const {
     return tensorx::clip(x, lo, hi);
   }
 };
+/// The functor of tx::where: a where cond is nonzero, else b.
 struct where {
+  /// tensorx::where(cond, a, b) of numbers or SIMD batches.
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& cond, const T& a, const T& b) const {
     return tensorx::where(cond, a, b);
@@ -174,36 +216,46 @@ auto make_real_map(F functor, const Operands&... operands) {
 }  // namespace detail
 
 // The expression forms: each returns the element-wise node (nothing is computed until it is
-// assigned). exp, log, log1p, expm1, sqrt, rsqrt, tanh, sigmoid, gelu, floor, ceil, round and
-// pow need floating-point elements; the others also take integers.
+// assigned, in the one pass of the assignment, on the destination's place). exp, log, log1p,
+// expm1, sqrt, rsqrt, tanh, sigmoid, gelu, floor, ceil, round and pow need floating-point
+// elements (a static_assert says so); the others also take integers. Operands that do not
+// broadcast throw ShapeError when the expression is assigned.
+/// e^x for every element x of e (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto exp(const E& e) {
   return detail::make_real_map(op::exp{}, e);
 }
+/// The natural logarithm of every element (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto log(const E& e) {
   return detail::make_real_map(op::log{}, e);
 }
+/// log(1 + x) for every element x, accurate near 0 (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto log1p(const E& e) {
   return detail::make_real_map(op::log1p{}, e);
 }
+/// e^x - 1 for every element x, accurate near 0 (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto expm1(const E& e) {
   return detail::make_real_map(op::expm1{}, e);
 }
+/// The square root of every element (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto sqrt(const E& e) {
   return detail::make_real_map(op::sqrt{}, e);
 }
+/// 1 / sqrt(x) for every element x, a correctly rounded division (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto rsqrt(const E& e) {
   return detail::make_real_map(op::rsqrt{}, e);
 }
+/// The hyperbolic tangent of every element (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto tanh(const E& e) {
   return detail::make_real_map(op::tanh{}, e);
 }
+/// The logistic function 1 / (1 + e^-x) of every element (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto sigmoid(const E& e) {
   return detail::make_real_map(op::sigmoid{}, e);
@@ -214,10 +266,12 @@ template <class E, detail::if_map_operands<E> = 0>
 auto gelu(const E& e) {
   return detail::make_real_map(op::gelu{}, e);
 }
+/// Every element rounded down (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto floor(const E& e) {
   return detail::make_real_map(op::floor{}, e);
 }
+/// Every element rounded up (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>
 auto ceil(const E& e) {
   return detail::make_real_map(op::ceil{}, e);
@@ -227,19 +281,23 @@ template <class E, detail::if_map_operands<E> = 0>
 auto round(const E& e) {
   return detail::make_real_map(op::round{}, e);
 }
+/// x^y element-wise, broadcasting (floating-point elements; either may be a number).
 template <class X, class Y, detail::if_map_operands<X, Y> = 0>
 auto pow(const X& x, const Y& y) {
   return detail::make_real_map(op::pow{}, x, y);
 }
 
+/// The absolute value of every element (the most negative integer stays as it is).
 template <class E, detail::if_map_operands<E> = 0>
 auto abs(const E& e) {
   return make_map(op::abs{}, e);
 }
+/// max(x, 0) for every element x; NaN stays NaN.
 template <class E, detail::if_map_operands<E> = 0>
 auto relu(const E& e) {
   return make_map(op::relu{}, e);
 }
+/// x * x for every element x.
 template <class E, detail::if_map_operands<E> = 0>
 auto square(const E& e) {
   return make_map(op::square{}, e);

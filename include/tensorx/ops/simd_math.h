@@ -69,11 +69,13 @@ constexpr T kSimdLogFloor = std::numeric_limits<T>::min();
 
 }  // namespace detail
 
+/// e^x of each lane; lanes beyond xsimd's range go through C's exp.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> exp(const xsimd::batch<T, A>& x) {
   return detail::recompute_lanes(
       xsimd::exp(x), xsimd::abs(x) > detail::kSimdExpLimit<T>, [](T v) { return std::exp(v); }, x);
 }
+/// The natural logarithm of each lane; denormal lanes go through C's log.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> log(const xsimd::batch<T, A>& x) {
   const xsimd::batch<T, A> zero(T(0));
@@ -85,6 +87,7 @@ template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> log1p(const xsimd::batch<T, A>& x) {
   return xsimd::select(x == xsimd::batch<T, A>(T(0)), x, xsimd::log1p(x));
 }
+/// e^x - 1 of each lane; lanes beyond xsimd's range go through C's expm1.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> expm1(const xsimd::batch<T, A>& x) {
   const auto r = detail::recompute_lanes(
@@ -92,10 +95,12 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> expm1(const xsimd::batch<T, A>& x) {
       x);
   return xsimd::select(x == xsimd::batch<T, A>(T(0)), x, r);
 }
+/// The square root of each lane.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> sqrt(const xsimd::batch<T, A>& x) {
   return xsimd::sqrt(x);
 }
+/// The hyperbolic tangent of each lane.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> tanh(const xsimd::batch<T, A>& x) {
   return xsimd::tanh(x);
@@ -139,10 +144,12 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> pow(const xsimd::batch<T, A>& x,
       r, (tiny || far_from_one) && y != zero && y != one && !no_real_value,
       [](T u, T v) { return std::pow(u, v); }, x, y);
 }
+/// Each lane rounded down, keeping the sign of zeros as C does.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> floor(const xsimd::batch<T, A>& x) {
   return xsimd::copysign(xsimd::floor(x), x);  // floor(-0) is -0, as in C
 }
+/// Each lane rounded up, keeping the sign of zeros as C does.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> ceil(const xsimd::batch<T, A>& x) {
   return xsimd::copysign(xsimd::ceil(x), x);  // ceil(-0.5) is -0, as in C
@@ -153,17 +160,20 @@ template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> round(const xsimd::batch<T, A>& x) {
   return xsimd::copysign(xsimd::round(x), x);  // round(-0.4) is -0, as in C
 }
+/// |x| of each lane.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> abs(const xsimd::batch<T, A>& x) {
   return xsimd::abs(x);
 }
 // xsimd::max and min follow the instruction (the second operand when one is NaN): select instead,
 // to propagate NaN from either side like the scalar versions.
+/// The larger of each pair of lanes; NaN if either is NaN.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> maximum(const xsimd::batch<T, A>& a,
                                                 const xsimd::batch<T, A>& b) {
   return xsimd::select(a > b || a != a, a, b);
 }
+/// The smaller of each pair of lanes; NaN if either is NaN.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> minimum(const xsimd::batch<T, A>& a,
                                                 const xsimd::batch<T, A>& b) {

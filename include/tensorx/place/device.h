@@ -6,6 +6,8 @@
 #include "tensorx/place/place.h"
 
 namespace tensorx {
+/// CUDA devices and their memory pools, usable from plain C++ translation units (the compiled
+/// layer answers, with no device, where tensorx was built without CUDA).
 namespace cuda {
 
 /// True when the compiled layer was built with CUDA (TENSORX_WITH_CUDA).
@@ -20,7 +22,7 @@ const char* unavailable_reason();
 /// Throws DeviceError, with a sentence saying why, unless `device` names a usable GPU.
 void check_device(int device);
 
-/// The calling thread's current device.
+/// The calling thread's current device; throws DeviceError where no device is usable.
 int current_device();
 
 /// Makes `device` current for the calling thread; throws DeviceError if it is not usable.
@@ -29,7 +31,9 @@ void set_device(int device);
 /// Makes a device current for one scope, restoring the previous one when it ends.
 class DeviceGuard {
  public:
+  /// Makes `device` current; throws DeviceError unless it is usable (always, without CUDA).
   explicit DeviceGuard(int device);
+  /// Makes the previous device current again.
   ~DeviceGuard();
   DeviceGuard(const DeviceGuard&) = delete;
   DeviceGuard& operator=(const DeviceGuard&) = delete;

@@ -16,22 +16,28 @@ class Event {
  public:
   /// An event that captured no work yet: query() is true and waiting on it returns at once.
   Event() = default;
+  /// Destroys the CUDA event (work it captured still runs).
   ~Event();
+  ///@{
+  /// Moves the event; the moved-from Event captured no work.
   Event(Event&& other) noexcept;
   Event& operator=(Event&& other) noexcept;
+  ///@}
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
 
   /// Captures the work queued on `stream` so far (replacing what was captured before). Throws
   /// DeviceError for a moved-from stream, CudaError when CUDA fails.
   void record(const Stream& stream);
-  /// Blocks until the captured work has finished.
+  /// Blocks until the captured work has finished; throws CudaError when CUDA reports a failure.
   void synchronize() const;
-  /// True when the captured work has finished; never blocks.
+  /// True when the captured work has finished; never blocks. Throws CudaError when CUDA reports a
+  /// failure.
   bool query() const;
 
-  /// The CUDA event (nullptr until the first record), and the device it belongs to.
+  /// The CUDA event (nullptr until the first record).
   CUevent_st* handle() const { return handle_; }
+  /// The device the event belongs to (-1 until the first record).
   int device() const { return device_; }
 
  private:

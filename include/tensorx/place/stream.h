@@ -35,19 +35,28 @@ class Stream {
  public:
   /// Creates a stream on `place`'s device; throws DeviceError where that device is not usable.
   explicit Stream(CudaPlace place = CudaPlace(0));
+  /// Destroys the CUDA stream after the work queued on it (without blocking the host); arrays
+  /// it used stay ordered after that work.
   ~Stream();
+  ///@{
+  /// Moves the stream; the moved-from Stream owns none (handle() is nullptr, and making it
+  /// current or recording on it throws DeviceError).
   Stream(Stream&& other) noexcept;
   Stream& operator=(Stream&& other) noexcept;
+  ///@}
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
   /// The CUDA stream (nullptr for a moved-from Stream).
   StreamHandle handle() const { return handle_; }
+  /// The device the stream belongs to.
   CudaPlace place() const { return place_; }
-  /// Blocks until every operation queued on this stream has finished.
+  /// Blocks until every operation queued on this stream has finished; throws CudaError when
+  /// CUDA reports a failure (of that work, too).
   void synchronize() const;
   /// Makes work queued on this stream from now on wait for the work `event` captured (on the
-  /// device, without blocking the host). An event never recorded is no wait.
+  /// device, without blocking the host). An event never recorded is no wait; throws CudaError
+  /// when CUDA fails.
   void wait(const Event& event) const;
   /// Makes work queued on this stream from now on wait for the work queued on `other` so far.
   void wait(const Stream& other) const;
@@ -63,10 +72,14 @@ class Stream {
   detail::StreamRef state_;
 };
 
-/// Makes `stream` the calling thread's current stream on its device for one scope.
+/// Makes `stream` the calling thread's current stream on its device for one scope: tensorx's GPU
+/// work on that device, from this thread, is queued on it. Guards nest.
 class StreamGuard {
  public:
+  /// Makes `stream` current. Throws DeviceError for a moved-from stream or a device that is not
+  /// usable.
   explicit StreamGuard(const Stream& stream);
+  /// Makes the stream that was current before current again.
   ~StreamGuard();
   StreamGuard(const StreamGuard&) = delete;
   StreamGuard& operator=(const StreamGuard&) = delete;
@@ -76,7 +89,8 @@ class StreamGuard {
   detail::StreamRef previous_;
 };
 
-/// The calling thread's current stream on `device`.
+/// The calling thread's current stream on `device` (nullptr for the legacy default stream).
+/// Throws DeviceError unless `device` is usable.
 StreamHandle current_stream(int device);
 
 namespace detail {
@@ -85,10 +99,12 @@ namespace detail {
 const StreamRef& current_stream_state(int device);
 }  // namespace detail
 
-/// Blocks until all work queued on `place` has finished (a no-op for the CPU).
+/// Blocks until all work queued on `place` has finished (a no-op for the CPU). Throws DeviceError
+/// for a GPU that is not usable, CudaError when CUDA reports a failure.
 void synchronize(const Place& place);
 
-/// Blocks until all work queued on every CUDA device has finished (a no-op without GPUs).
+/// Blocks until all work queued on every CUDA device has finished (a no-op without GPUs); throws
+/// CudaError when CUDA reports a failure.
 void synchronize();
 
 }  // namespace tensorx

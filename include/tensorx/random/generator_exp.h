@@ -27,14 +27,22 @@
 
 namespace tensorx {
 
+/// A leaf of extent `dims` whose element i (row-major) is generator(i), computed in the pass of the
+/// assignment it joins (see the file comment); it reads no array, so it runs on the destination's
+/// place.
 template <class T, int N, class Generator>
 class GeneratorExp : public Exp<GeneratorExp<T, N, Generator>> {
  public:
+  /// The element type.
   using value_type = T;
+  /// The rank.
   static constexpr int rank = N;
 
+  /// The leaf of `generator` over `dims`.
   GeneratorExp(const Dim<N>& dims, Generator generator) : dims_(dims), generator_(generator) {}
+  /// The extent.
   Dim<N> dims() const { return dims_; }
+  /// The generator.
   const Generator& generator() const { return generator_; }
 
  private:
@@ -151,6 +159,9 @@ struct GeneratorPlan {
 
 }  // namespace detail
 
+///@{
+/// The node protocol (expr/exp.h) for GeneratorExp: prepared as itself, planned with its own
+/// row-major index right-aligned in the iteration space, reading no array.
 template <class T, int N, class Generator, class Context>
 const GeneratorExp<T, N, Generator>& prepare(const GeneratorExp<T, N, Generator>& e,
                                              const Context&) {
@@ -169,5 +180,6 @@ detail::GeneratorPlan<Generator, M> make_plan(const GeneratorExp<T, N, Generator
 
 template <class T, int N, class Generator, class F>
 void for_each_array(const GeneratorExp<T, N, Generator>&, F&&) {}
+///@}
 
 }  // namespace tensorx

@@ -95,7 +95,9 @@ struct LinspaceGenerator {
 /// The n numbers start, start + step, ..., start + (n - 1) * step as a rank-1 expression of T
 /// (NumPy's arange by count). For floating-point T each is start + i * step rounded once in T's
 /// compute type, the index converted exactly below 2^24 (float) or 2^53 (double); integers wrap.
-/// Throws ShapeError for n < 0 and ValueError for a zero step (tx::full makes a constant).
+/// Throws ShapeError for n < 0 and ValueError for a zero step (tx::full makes a constant). Like
+/// every generator, a lazy GeneratorExp computed in the pass of the assignment it joins, on the
+/// destination's place.
 template <class T>
 auto arange(index_t n, compute_t<T> start = compute_t<T>(0), compute_t<T> step = compute_t<T>(1)) {
   detail::check_generator_element<T>();
@@ -108,8 +110,8 @@ auto arange(index_t n, compute_t<T> start = compute_t<T>(0), compute_t<T> step =
   return GeneratorExp<T, 1, Generator>(make_dim(n), Generator{start, step});
 }
 
-/// Every element of extent `dims` equal to `value` (converted to T). Throws ShapeError for a
-/// negative extent.
+/// Every element of extent `dims` equal to `value` (converted to T), a generator as tx::arange.
+/// Throws ShapeError for a negative extent.
 template <class T, int N>
 auto full(const Dim<N>& dims, compute_t<T> value) {
   detail::check_generator_element<T>();
@@ -118,8 +120,8 @@ auto full(const Dim<N>& dims, compute_t<T> value) {
   return GeneratorExp<T, N, Generator>(dims, Generator{value});
 }
 
-/// The n x m matrix with ones on its main diagonal and zeros elsewhere. Throws ShapeError for a
-/// negative n or m.
+/// The n x m matrix with ones on its main diagonal and zeros elsewhere, a generator as
+/// tx::arange. Throws ShapeError for a negative n or m.
 template <class T>
 auto eye(index_t n, index_t m) {
   detail::check_generator_element<T>();
@@ -127,7 +129,7 @@ auto eye(index_t n, index_t m) {
   using Generator = detail::EyeGenerator<compute_t<T>>;
   return GeneratorExp<T, 2, Generator>(make_dim(n, m), Generator{m});
 }
-/// The n x n identity matrix.
+/// The n x n identity matrix, as eye(n, n).
 template <class T>
 auto eye(index_t n) {
   return eye<T>(n, n);
@@ -135,7 +137,7 @@ auto eye(index_t n) {
 
 /// n numbers evenly spaced from start to stop, both included (NumPy's linspace): start +
 /// i * (stop - start) / (n - 1) computed in double and rounded once to T, the last exactly stop; n
-/// = 1 gives start. Throws ShapeError for n < 0.
+/// = 1 gives start. A generator as tx::arange; throws ShapeError for n < 0.
 template <class T>
 auto linspace(double start, double stop, index_t n) {
   detail::check_generator_element<T>();

@@ -33,7 +33,9 @@ auto random_draw(const char* function, const Dim<N>& dims, std::uint64_t seed,
 /// Uniform random numbers in [0, 1) of extent `dims`: element i (row-major) is k / 2^d for d random
 /// bits k, d the significand bits of T (24 for float, 53 for double, 11 for float16, 8 for
 /// bfloat16), taken from the Philox4x32-10 block of counter (i / 4, offset) (i / 2 for double)
-/// under the key `seed`. Throws ShapeError for a negative extent.
+/// under the key `seed`: the same values on the CPU and on a GPU. A lazy GeneratorExp computed in
+/// the pass of the assignment it joins, on the destination's place. Throws ShapeError for a
+/// negative extent.
 template <class T, int N>
 auto uniform(const Dim<N>& dims, std::uint64_t seed, std::uint64_t offset = 0) {
   static_assert(is_floating_element_v<T>,
@@ -44,8 +46,9 @@ auto uniform(const Dim<N>& dims, std::uint64_t seed, std::uint64_t offset = 0) {
 
 /// Standard normal random numbers of extent `dims`, by the Box-Muller transform of the Philox
 /// block of counter (i / 4, offset) (i / 2 for double) under the key `seed`: each block gives
-/// two pairs (one for double) of uniforms, each pair r cos(2 pi u2) and r sin(2 pi u2). Throws
-/// ShapeError for a negative extent.
+/// two pairs (one for double) of uniforms, each pair r cos(2 pi u2) and r sin(2 pi u2). Places as
+/// for tx::uniform, the same values on the CPU and on a GPU; throws ShapeError for a negative
+/// extent.
 template <class T, int N>
 auto normal(const Dim<N>& dims, std::uint64_t seed, std::uint64_t offset = 0) {
   static_assert(is_floating_element_v<T>,

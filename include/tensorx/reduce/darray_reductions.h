@@ -17,50 +17,72 @@
 
 namespace tensorx {
 
-/// The sum of x over every axis, or over `axes`; tx::keepdims keeps them with extent 1.
+///@{
+/// The sum of x over every axis, or over `axes`; tx::keepdims keeps them with extent 1. A new
+/// DArray on x's place (any place, from any translation unit). Throws ShapeError for an axis out
+/// of range or repeated, and as an assignment does for the result (DeviceError,
+/// OutOfMemoryError).
 template <class X, detail::if_darray<X> = 0>
 DArray sum(const X& x);
 template <class X, detail::if_darray<X> = 0>
 DArray sum(const X& x, const std::vector<int>& axes);
 template <class X, detail::if_darray<X> = 0>
 DArray sum(const X& x, const std::vector<int>& axes, KeepDims);
-/// The mean of x (floating-point elements; TypeError for integers), NaN over no elements.
+///@}
+///@{
+/// The mean of x (floating-point elements; TypeError for integers), NaN over no elements; axes,
+/// places and other errors as for sum.
 template <class X, detail::if_darray<X> = 0>
 DArray mean(const X& x);
 template <class X, detail::if_darray<X> = 0>
 DArray mean(const X& x, const std::vector<int>& axes);
 template <class X, detail::if_darray<X> = 0>
 DArray mean(const X& x, const std::vector<int>& axes, KeepDims);
-/// The largest element (NaN if any is NaN); ShapeError over no elements.
+///@}
+///@{
+/// The largest element (NaN if any is NaN); ShapeError over no elements; axes, places and other
+/// errors as for sum.
 template <class X, detail::if_darray<X> = 0>
 DArray max(const X& x);
 template <class X, detail::if_darray<X> = 0>
 DArray max(const X& x, const std::vector<int>& axes);
 template <class X, detail::if_darray<X> = 0>
 DArray max(const X& x, const std::vector<int>& axes, KeepDims);
-/// The smallest element (NaN if any is NaN); ShapeError over no elements.
+///@}
+///@{
+/// The smallest element (NaN if any is NaN); ShapeError over no elements; axes, places and other
+/// errors as for sum.
 template <class X, detail::if_darray<X> = 0>
 DArray min(const X& x);
 template <class X, detail::if_darray<X> = 0>
 DArray min(const X& x, const std::vector<int>& axes);
 template <class X, detail::if_darray<X> = 0>
 DArray min(const X& x, const std::vector<int>& axes, KeepDims);
-/// The product of the elements (1 over none).
+///@}
+///@{
+/// The product of the elements (1 over none); axes, places and errors as for sum.
 template <class X, detail::if_darray<X> = 0>
 DArray prod(const X& x);
 template <class X, detail::if_darray<X> = 0>
 DArray prod(const X& x, const std::vector<int>& axes);
 template <class X, detail::if_darray<X> = 0>
 DArray prod(const X& x, const std::vector<int>& axes, KeepDims);
-/// The int64 positions of the largest elements along `axis`; ShapeError for an empty axis.
+///@}
+///@{
+/// The int64 positions of the largest elements along `axis`; ShapeError for an empty axis;
+/// places and other errors as for sum.
 template <class X, detail::if_darray<X> = 0>
 DArray argmax(const X& x, int axis);
 template <class X, detail::if_darray<X> = 0>
 DArray argmax(const X& x, int axis, KeepDims);
-/// The int64 positions of the smallest elements along `axis`; ShapeError for an empty axis.
+///@}
+///@{
+/// The int64 positions of the smallest elements along `axis`; ShapeError for an empty axis;
+/// places and other errors as for sum.
 template <class X, detail::if_darray<X> = 0>
 DArray argmin(const X& x, int axis);
 template <class X, detail::if_darray<X> = 0>
 DArray argmin(const X& x, int axis, KeepDims);
+///@}
 
 }  // namespace tensorx

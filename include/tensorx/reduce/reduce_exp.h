@@ -19,6 +19,7 @@ namespace tensorx {
 
 /// The tag that keeps reduced axes, with extent 1: tx::sum<1>(m, tx::keepdims).
 struct KeepDims {};
+/// The KeepDims value to pass.
 inline constexpr KeepDims keepdims{};
 
 namespace detail {
@@ -66,8 +67,9 @@ Dim<M> reduced_extent(const Dim<N>& dims, unsigned mask) {
 
 }  // namespace detail
 
-/// Reducer Op (ops/reduce_ops.h) applied to E over Axes (every axis when none are given); the
-/// reduced axes are dropped, or kept with extent 1 when kKeepDims.
+/// Reducer Op (reduce/reducers.h) applied to E over Axes (every axis when none are given); the
+/// reduced axes are dropped, or kept with extent 1 when kKeepDims. tx::sum and the other
+/// reductions build it.
 template <class Op, class E, bool kKeepDims, int... Axes>
 class ReduceExp : public Exp<ReduceExp<Op, E, kKeepDims, Axes...>> {
   static_assert(detail::axes_in_range<E::rank, Axes...>(),
@@ -80,18 +82,24 @@ class ReduceExp : public Exp<ReduceExp<Op, E, kKeepDims, Axes...>> {
                 "tx::argmax and tx::argmin take exactly one axis.");
 
  public:
+  /// The result's element type: E's, or int64 for argmax and argmin.
   using value_type = typename Op::template result_type<typename E::value_type>;
+  /// The reduced expression's type.
   using operand_type = E;
+  /// The reducer.
   using reducer = Op;
   /// Bit i set: axis i of the operand is reduced.
   static constexpr unsigned kAxes = detail::axis_mask<E::rank, Axes...>();
   // Counting the listed axes (not the mask's bits) keeps the rank right while a static_assert
   // above reports a bad axis, so that no second error follows it.
+  /// The result's rank.
   static constexpr int rank =
       kKeepDims ? E::rank : E::rank - (sizeof...(Axes) == 0 ? E::rank : int{sizeof...(Axes)});
 
+  /// The reduction of `e`.
   explicit ReduceExp(E e) : e_(std::move(e)) {}
 
+  /// The reduced expression.
   const E& operand() const { return e_; }
   /// The result's extent. Throws ShapeError when the operand's operands do not broadcast, or
   /// when a reducer without identity (max, min, argmax, argmin) would reduce no elements.
@@ -119,6 +127,7 @@ auto prepare(const ReduceExp<Op, E, kKeepDims, Axes...>& r,
   return detail::materialise(r, context);
 }
 
+/// The node protocol (expr/exp.h): the arrays the operand reads.
 template <class Op, class E, bool kKeepDims, int... Axes, class F>
 void for_each_array(const ReduceExp<Op, E, kKeepDims, Axes...>& r, F&& f) {
   for_each_array(r.operand(), f);

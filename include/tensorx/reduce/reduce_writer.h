@@ -156,12 +156,15 @@ void write_reduction(const E& operand, unsigned mask, const Array<T, N>& dst) {
 /// A reduction writes its destination itself (see the file comment).
 template <class Op, class E, bool kKeepDims, int... Axes>
 struct DirectWriter<ReduceExp<Op, E, kKeepDims, Axes...>> {
+  /// The node written.
   using Node = ReduceExp<Op, E, kKeepDims, Axes...>;
+  /// True: a reduction is never evaluated element by element.
   static constexpr bool kEnabled = true;
 
   /// A reduction of a plain array also runs on a GPU from a plain C++ translation unit.
   static bool runs_without_cuda(const Node&) { return detail::is_array<E>::value; }
 
+  /// dst = Saver(dst, the reduction), one pass over the operand on dst's place.
   template <class Saver, class TU, class T, int N>
   static void write(const Node& node, const Array<T, N>& dst) {
     detail::write_reduction<Op, Saver, TU>(node.operand(), Node::kAxes, dst);

@@ -49,26 +49,36 @@ namespace op {
 /// type and is the accumulated value itself (mean divides it), and an empty reduction is allowed
 /// exactly when an identity exists.
 struct value_reducer {
+  /// False: the result is a value, not a position.
   static constexpr bool kIndexed = false;
+  /// The result's element type for elements of T: T.
   template <class T>
   using result_type = T;
+  /// The accumulator for elements computed in C: C.
   template <class C>
   using accumulator = C;
 
+  /// The accumulator of one element: the element (its position is not needed).
   template <class A>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A lift(const A& value, index_t) {
     return value;
   }
+  /// The result of an accumulation: the accumulated value.
   template <class A>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A finalize(const A& accumulated, index_t) {
     return accumulated;
   }
 };
 
+/// The sum of the elements (tx::sum); 0 for an empty reduction.
 struct sum_reducer : value_reducer {
+  /// The reduction's name in the compiled layer.
   static constexpr ReduceOp kOp = ReduceOp::kSum;
+  /// The name error messages use.
   static constexpr const char* kName = "sum";
+  /// True: an empty reduction gives identity().
   static constexpr bool kHasIdentity = true;
+  /// 0.
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static C identity() {
     return C(0);
@@ -86,22 +96,31 @@ struct sum_reducer : value_reducer {
 
 /// The sum divided by the number of reduced elements: NaN for an empty reduction (0 / 0).
 struct mean_reducer : sum_reducer {
+  /// The reduction's name in the compiled layer.
   static constexpr ReduceOp kOp = ReduceOp::kMean;
+  /// The name error messages use.
   static constexpr const char* kName = "mean";
+  /// The sum divided by the count (in the accumulator's type: integers divide as integers).
   template <class A>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A finalize(const A& total, index_t count) {
     return total / static_cast<A>(count);
   }
 };
 
+/// The product of the elements (tx::prod); 1 for an empty reduction.
 struct prod_reducer : value_reducer {
+  /// The reduction's name in the compiled layer.
   static constexpr ReduceOp kOp = ReduceOp::kProd;
+  /// The name error messages use.
   static constexpr const char* kName = "prod";
+  /// True: an empty reduction gives identity().
   static constexpr bool kHasIdentity = true;
+  /// 1.
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static C identity() {
     return C(1);
   }
+  /// a * b; integers wrap around modulo 2^bits.
   template <class A>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A combine(const A& a, const A& b) {
     if constexpr (std::is_integral_v<A>) {
@@ -115,13 +134,18 @@ struct prod_reducer : value_reducer {
 /// The largest element; NaN as soon as one element is NaN. The identity (-inf) only pads SIMD
 /// lanes: an empty max is an error.
 struct max_reducer : value_reducer {
+  /// The reduction's name in the compiled layer.
   static constexpr ReduceOp kOp = ReduceOp::kMax;
+  /// The name error messages use.
   static constexpr const char* kName = "max";
+  /// False: an empty reduction is an error.
   static constexpr bool kHasIdentity = false;
+  /// -infinity (the lowest integer), which only pads SIMD lanes and partial results.
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static C identity() {
     return detail::Bounds<C>::kLowest;
   }
+  /// maximum(a, b): NaN if either is NaN.
   template <class A>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A combine(const A& a, const A& b) {
     return tensorx::maximum(a, b);
@@ -130,13 +154,18 @@ struct max_reducer : value_reducer {
 
 /// The smallest element; NaN as soon as one element is NaN.
 struct min_reducer : value_reducer {
+  /// The reduction's name in the compiled layer.
   static constexpr ReduceOp kOp = ReduceOp::kMin;
+  /// The name error messages use.
   static constexpr const char* kName = "min";
+  /// False: an empty reduction is an error.
   static constexpr bool kHasIdentity = false;
+  /// +infinity (the highest integer), which only pads SIMD lanes and partial results.
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static C identity() {
     return detail::Bounds<C>::kHighest;
   }
+  /// minimum(a, b): NaN if either is NaN.
   template <class A>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A combine(const A& a, const A& b) {
     return tensorx::minimum(a, b);
@@ -149,25 +178,34 @@ struct min_reducer : value_reducer {
 /// blocks) gives the same answer.
 template <bool kGreater>
 struct arg_reducer {
+  /// The reduction's name in the compiled layer.
   static constexpr ReduceOp kOp = kGreater ? ReduceOp::kArgMax : ReduceOp::kArgMin;
+  /// The name error messages use.
   static constexpr const char* kName = kGreater ? "argmax" : "argmin";
+  /// True: the result is a position along the reduced axis.
   static constexpr bool kIndexed = true;
+  /// False: an empty reduction is an error.
   static constexpr bool kHasIdentity = false;
+  /// The result's element type: int64, whatever the elements.
   template <class T>
   using result_type = std::int64_t;
+  /// The accumulator: a value and its position.
   template <class C>
   using accumulator = detail::Located<C>;
 
+  /// The accumulator of the element `value` at position `index`.
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static detail::Located<C> lift(const C& value,
                                                                           index_t index) {
     return {value, index};
   }
+  /// The worst value at the last position, which only pads partial results.
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static detail::Located<C> identity() {
     return {kGreater ? detail::Bounds<C>::kLowest : detail::Bounds<C>::kHighest,
             detail::Bounds<index_t>::kHighest};
   }
+  /// The better of a and b: a NaN, else the larger (smaller) value, else the earlier position.
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static detail::Located<C> combine(
       const detail::Located<C>& a, const detail::Located<C>& b) {
@@ -182,6 +220,7 @@ struct arg_reducer {
     }
     return b_wins ? b : a;
   }
+  /// The position found.
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static std::int64_t finalize(
       const detail::Located<C>& best, index_t) {
@@ -189,7 +228,9 @@ struct arg_reducer {
   }
 };
 
+/// The position of the largest element (tx::argmax).
 using argmax_reducer = arg_reducer<true>;
+/// The position of the smallest element (tx::argmin).
 using argmin_reducer = arg_reducer<false>;
 
 }  // namespace op

@@ -32,7 +32,12 @@ using if_expression = std::enable_if_t<is_expression_v<E>, int>;
 
 }  // namespace detail
 
-/// The sum of e over Axes (every axis when none are given).
+///@{
+/// The sum of e over Axes (every axis when none are given; negative axes count from the end),
+/// the reduced axes dropped or, with tx::keepdims, kept with extent 1; 0 over no elements. A
+/// lazy ReduceExp: assigned, it runs on the destination's place in one pass that reads e without
+/// a temporary, with the errors of an assignment (ShapeError, PlaceError, ...). Axes out of
+/// range or repeated are a static_assert.
 template <int... Axes, class E, detail::if_expression<E> = 0>
 auto sum(const E& e) {
   return detail::make_reduce<op::sum_reducer, false, Axes...>(e);
@@ -41,9 +46,12 @@ template <int... Axes, class E, detail::if_expression<E> = 0>
 auto sum(const E& e, KeepDims) {
   return detail::make_reduce<op::sum_reducer, true, Axes...>(e);
 }
+///@}
 
+///@{
 /// The mean of e over Axes: the sum divided by the number of reduced elements, NaN when there
-/// are none. Floating-point elements only.
+/// are none. Floating-point elements only (a static_assert says so). Axes, keepdims, places and
+/// errors as for tx::sum.
 template <int... Axes, class E, detail::if_expression<E> = 0>
 auto mean(const E& e) {
   static_assert(!std::is_integral_v<typename E::value_type>,
@@ -56,8 +64,11 @@ auto mean(const E& e, KeepDims) {
                 "tx::mean needs floating-point elements: convert integers with tx::cast<double>.");
   return detail::make_reduce<op::mean_reducer, true, Axes...>(e);
 }
+///@}
 
-/// The largest element of e over Axes (NaN if any is NaN); ShapeError when there is none.
+///@{
+/// The largest element of e over Axes (NaN if any is NaN); ShapeError, when assigned, where an
+/// axis to reduce is empty. Axes, keepdims and places as for tx::sum.
 template <int... Axes, class E, detail::if_expression<E> = 0>
 auto max(const E& e) {
   return detail::make_reduce<op::max_reducer, false, Axes...>(e);
@@ -66,8 +77,11 @@ template <int... Axes, class E, detail::if_expression<E> = 0>
 auto max(const E& e, KeepDims) {
   return detail::make_reduce<op::max_reducer, true, Axes...>(e);
 }
+///@}
 
-/// The smallest element of e over Axes (NaN if any is NaN); ShapeError when there is none.
+///@{
+/// The smallest element of e over Axes (NaN if any is NaN); ShapeError, when assigned, where an
+/// axis to reduce is empty. Axes, keepdims and places as for tx::sum.
 template <int... Axes, class E, detail::if_expression<E> = 0>
 auto min(const E& e) {
   return detail::make_reduce<op::min_reducer, false, Axes...>(e);
@@ -76,8 +90,11 @@ template <int... Axes, class E, detail::if_expression<E> = 0>
 auto min(const E& e, KeepDims) {
   return detail::make_reduce<op::min_reducer, true, Axes...>(e);
 }
+///@}
 
-/// The product of e over Axes (1 when empty).
+///@{
+/// The product of e over Axes (1 when empty; integers wrap around). Axes, keepdims, places and
+/// errors as for tx::sum.
 template <int... Axes, class E, detail::if_expression<E> = 0>
 auto prod(const E& e) {
   return detail::make_reduce<op::prod_reducer, false, Axes...>(e);
@@ -86,9 +103,12 @@ template <int... Axes, class E, detail::if_expression<E> = 0>
 auto prod(const E& e, KeepDims) {
   return detail::make_reduce<op::prod_reducer, true, Axes...>(e);
 }
+///@}
 
+///@{
 /// The int64 position of the largest element of e along Axis (the first NaN, else the first of
-/// equal values); ShapeError when the axis is empty. Exactly one axis (a static_assert says so).
+/// equal values); ShapeError, when assigned, where the axis is empty. Exactly one axis (a
+/// static_assert says so); keepdims and places as for tx::sum.
 template <int... Axis, class E, detail::if_expression<E> = 0>
 auto argmax(const E& e) {
   return detail::make_reduce<op::argmax_reducer, false, Axis...>(e);
@@ -97,7 +117,9 @@ template <int... Axis, class E, detail::if_expression<E> = 0>
 auto argmax(const E& e, KeepDims) {
   return detail::make_reduce<op::argmax_reducer, true, Axis...>(e);
 }
+///@}
 
+///@{
 /// The int64 position of the smallest element of e along Axis, as argmax.
 template <int... Axis, class E, detail::if_expression<E> = 0>
 auto argmin(const E& e) {
@@ -107,5 +129,6 @@ template <int... Axis, class E, detail::if_expression<E> = 0>
 auto argmin(const E& e, KeepDims) {
   return detail::make_reduce<op::argmin_reducer, true, Axis...>(e);
 }
+///@}
 
 }  // namespace tensorx

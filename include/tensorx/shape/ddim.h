@@ -28,18 +28,23 @@ Dim<N> to_dim(const DDim& dd);
 class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6>, Dim<7>, Dim<8>,
                                    Dim<9>> {
  public:
+  /// The boost::variant a DDim is.
   using Base =
       boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6>, Dim<7>, Dim<8>, Dim<9>>;
 
+  /// The empty rank-1 extent, (0).
   DDim() = default;
   // Copies, moves and destruction are compiled once, in libtensorx (src/shape/ddim.cpp): declared
   // implicitly, they made clang and nvcc's front end resolve the variant's constructor overloads
   // (Boost's test of whether a variant converts to each of its nine alternatives) in every
   // translation unit that includes this header.
+  ///@{
+  /// DDims are values: a copy holds the same Dim.
   DDim(const DDim& other);
   DDim(DDim&& other) noexcept;
   DDim& operator=(const DDim& other);
   DDim& operator=(DDim&& other) noexcept;
+  ///@}
   ~DDim();
 
   /// Any Dim<1>..Dim<9> converts implicitly, as in Majel: DDim dd = make_dim(2, 3);
@@ -49,9 +54,11 @@ class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6
                   "A DDim holds ranks 1 to 9; a Dim<0> (the shape of a scalar) has no DDim.");
   }
 
+  ///@{
   /// Element i; an index outside [0, arity) throws IndexError.
   index_t& operator[](int i);
   index_t operator[](int i) const;
+  ///@}
 
   /// The Dim<N> this holds: static_cast<Dim<3>>(dd). Throws ShapeError when the rank is not N.
   /// Because of it every Dim<k> counts as constructible from a DDim, which makes boost::variant's
@@ -64,9 +71,12 @@ class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6
 
   /// Equal when the ranks and every extent are equal; different ranks are simply unequal.
   /// Hidden friends, so that Dim<2> == Dim<3> does not compile through two conversions to DDim.
+  ///@{
   friend bool operator==(const DDim& a, const DDim& b) { return equal(a, b); }
   friend bool operator!=(const DDim& a, const DDim& b) { return !equal(a, b); }
+  ///@}
 
+  ///@{
   /// Comparison with a Dim<N> without building a DDim (and boost::variant's member templates
   /// that reject foreign types would otherwise make dd == make_dim(2, 3) ambiguous).
   template <int N>
@@ -86,6 +96,7 @@ class DDim : public boost::variant<Dim<1>, Dim<2>, Dim<3>, Dim<4>, Dim<5>, Dim<6
   friend bool operator!=(const Dim<N>& a, const DDim& b) {
     return !(b == a);
   }
+  ///@}
 
   /// Prints like the Dim it holds: "(2, 3)".
   friend std::ostream& operator<<(std::ostream& out, const DDim& dd) { return print(out, dd); }
@@ -118,9 +129,11 @@ Dim<N> to_dim(const DDim& dd) {
                                    " to a Dim<", N, ">"));
 }
 
+///@{
 /// A DDim from its extents, outermost first: make_ddim({2, 3}). A rank outside 1..9 throws
 /// ShapeError.
 DDim make_ddim(std::initializer_list<index_t> extents);
 DDim make_ddim(const std::vector<index_t>& extents);
+///@}
 
 }  // namespace tensorx

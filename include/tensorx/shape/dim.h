@@ -20,17 +20,23 @@ struct Dim;
 /// The rank-0 extent: the shape of a scalar. Its product is 1.
 template <>
 struct Dim<0> {
+  /// The rank, 0.
   static constexpr int dimensions = 0;
+  /// The one rank-0 extent.
   TENSORX_HOST_DEVICE constexpr Dim() {}
 };
 
-/// A rank-N extent or index.
+/// A rank-N extent or index (N from 1 to kMaxRank; Dim<0> is specialised), a trivially-copyable
+/// value usable in host and device code.
 template <int N>
 struct Dim {
   static_assert(N > 0 && N <= kMaxRank, "Dim<N> supports ranks 0 to 9.");
+  /// The rank, N.
   static constexpr int dimensions = N;
 
+  /// Element 0, the outermost.
   index_t head;
+  /// Elements 1 to N - 1.
   Dim<N - 1> tail;
 
   /// All zeros.
@@ -44,7 +50,8 @@ struct Dim {
   TENSORX_HOST_DEVICE constexpr explicit Dim(First first, Rest... rest)
       : head(static_cast<index_t>(first)), tail(static_cast<index_t>(rest)...) {}
 
-  /// Element i; on the host an index outside [0, N) throws IndexError.
+  ///@{
+  /// Element i; on the host an index outside [0, N) throws IndexError (device code does not check).
   TENSORX_HOST_DEVICE index_t& operator[](int i) {
     check_index(i);
     return at(i);
@@ -53,7 +60,9 @@ struct Dim {
     check_index(i);
     return at(i);
   }
+  ///@}
 
+  ///@{
   /// Element i without a bounds check (for hot loops whose i is known to be valid). constexpr so
   /// that contiguous_strides, delinearize and contains, which loop over it, are constexpr too.
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE constexpr index_t& at(int i) {
@@ -70,6 +79,7 @@ struct Dim {
       return i == 0 ? head : tail.at(i - 1);
     }
   }
+  ///@}
 
  private:
   TENSORX_HOST_DEVICE static void check_index(int i) {
@@ -90,6 +100,7 @@ TENSORX_HOST_DEVICE constexpr Dim<sizeof...(Extents)> make_dim(Extents... extent
   return Dim<sizeof...(Extents)>(static_cast<index_t>(extents)...);
 }
 
+///@{
 /// Element I, checked at compile time.
 template <int I, int N>
 TENSORX_HOST_DEVICE constexpr index_t& get(Dim<N>& d) {
@@ -109,6 +120,7 @@ TENSORX_HOST_DEVICE constexpr index_t get(const Dim<N>& d) {
     return get<I - 1>(d.tail);
   }
 }
+///@}
 
 /// The number of elements an extent holds (1 for Dim<0>).
 template <int N>
@@ -146,6 +158,7 @@ index_t checked_numel(const Dim<N>& dims) {
 
 }  // namespace detail
 
+/// Equal when every element is (Dims of different ranks do not compare).
 template <int N>
 TENSORX_HOST_DEVICE constexpr bool operator==(const Dim<N>& a, const Dim<N>& b) {
   if constexpr (N == 0) {
@@ -154,6 +167,7 @@ TENSORX_HOST_DEVICE constexpr bool operator==(const Dim<N>& a, const Dim<N>& b) 
     return a.head == b.head && a.tail == b.tail;
   }
 }
+/// !(a == b).
 template <int N>
 TENSORX_HOST_DEVICE constexpr bool operator!=(const Dim<N>& a, const Dim<N>& b) {
   return !(a == b);
