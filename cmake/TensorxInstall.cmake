@@ -4,21 +4,34 @@
 #   target_link_libraries(app PRIVATE tensorx::tensorx)
 # to get the include path, C++17 and every library the interface of tensorx links (Boost, and
 # where this build uses them the CUDA runtime and cuBLAS, the threads library and the CPU BLAS).
+# Build systems without CMake get the same through pkg-config (cmake/TensorxPkgConfig.cmake).
 include(CMakePackageConfigHelpers)
+
+# tensorx_interface_links(<target> <out>): what <target> hands its consumers to link, as
+# INTERFACE_LINK_LIBRARIES lists it, less CMake's bookkeeping: PRIVATE links of a static library
+# reach its consumers as $<LINK_ONLY:...>, and links added from another directory (src/blas/) come
+# between ::@ markers.
+function(tensorx_interface_links target out)
+  get_target_property(links ${target} INTERFACE_LINK_LIBRARIES)
+  set(entries "")
+  foreach(link IN LISTS links)
+    string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" link "${link}")
+    if(link AND NOT link MATCHES "^::@")
+      list(APPEND entries "${link}")
+    endif()
+  endforeach()
+  set(${out} "${entries}" PARENT_SCOPE)
+endfunction()
 
 # tensorx_package_dependencies(<out>): CMake code for the package configuration that finds, in a
 # consumer, the package defining each imported target the interface of `tensorx` links. This is
 # the one place where a new dependency of tensorx::tensorx is added: configuring fails when the
 # interface links a namespaced target (Pkg::name) that is not mapped to its package here.
 function(tensorx_package_dependencies out)
-  get_target_property(links tensorx INTERFACE_LINK_LIBRARIES)
+  tensorx_interface_links(tensorx links)
   set(packages "")
   foreach(link IN LISTS links)
-    # PRIVATE links of a static library reach its consumers as $<LINK_ONLY:...>.
-    string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" link "${link}")
-    if(link MATCHES "^::@")
-      continue()  # CMake's marker around links added from another directory, e.g. src/blas/
-    elseif(link MATCHES "^Boost::")
+    if(link MATCHES "^Boost::")
       list(APPEND packages Boost)
     elseif(link MATCHES "^CUDA::")
       list(APPEND packages CUDAToolkit)
@@ -101,3 +114,5 @@ install(FILES
   ${PROJECT_BINARY_DIR}/tensorxConfig.cmake
   ${PROJECT_BINARY_DIR}/tensorxConfigVersion.cmake
   DESTINATION ${tensorx_config_dir})
+
+include(${CMAKE_CURRENT_LIST_DIR}/TensorxPkgConfig.cmake)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs a tensorx build into a scratch prefix, then configures, builds and runs the outside
-# project in this folder against that prefix only (no source tree, no package registry).
+# project in this folder against that prefix only (no source tree, no package registry): with
+# CMake (CMakeLists.txt, find_package), then with make and pkg-config (Makefile, tensorx.pc).
 #   test/install/run.sh BUILD_DIR [extra cmake arguments for the outside project]
 set -euo pipefail
 build=$(cd "${1:?usage: test/install/run.sh BUILD_DIR [cmake arguments]}" && pwd)
@@ -17,8 +18,10 @@ with_cuda=$(sed -n 's/^set(TENSORX_WITH_CUDA \(ON\|OFF\))$/\1/p' "$config")
 # Build with the compilers tensorx was built with, so that both sides share one C++ ABI.
 cached() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
 compilers=(-DCMAKE_CXX_COMPILER="$(cached CMAKE_CXX_COMPILER)")
+make_compilers=(CXX="$(cached CMAKE_CXX_COMPILER)")
 if [ "$with_cuda" = ON ]; then
   compilers+=(-DCMAKE_CUDA_COMPILER="$(cached CMAKE_CUDA_COMPILER)")
+  make_compilers+=(NVCC="$(cached CMAKE_CUDA_COMPILER)")
 fi
 
 cmake -S "$here" -B "$scratch/build" -DCMAKE_BUILD_TYPE=Release \
@@ -26,7 +29,19 @@ cmake -S "$here" -B "$scratch/build" -DCMAKE_BUILD_TYPE=Release \
   "${compilers[@]}" "${@:2}"
 cmake --build "$scratch/build" -j"$(nproc)"
 
+echo "== CMake consumer (find_package)"
 "$scratch/build/install_test"
 if [ "$with_cuda" = ON ]; then
   "$scratch/build/install_test_cuda"
+fi
+
+# The same programs from the Makefile, with the flags of the installed tensorx.pc alone.
+pc_dir=$(dirname "$(find "$scratch/prefix" -name tensorx.pc)")
+mkdir "$scratch/make"
+PKG_CONFIG_PATH="$pc_dir" make -f "$here/Makefile" BUILD="$scratch/make" "${make_compilers[@]}" \
+  -j"$(nproc)"
+echo "== Makefile consumer (pkg-config)"
+"$scratch/make/install_test"
+if [ "$with_cuda" = ON ]; then
+  "$scratch/make/install_test_cuda"
 fi
