@@ -3,7 +3,7 @@
 // GPU kernels) that libtensorx instantiated once, instead of instantiating the engine's row and
 // column loops, dense and strided, for every reducer, element type and rank it meets. Those loops
 // were half the object code of a unit of typical expressions and two thirds of test_reduce's
-// (bench/RESULTS.md, 2026-11-24, fourth run). A reduction of an expression (`tx::sum(a * b)`) is
+// (bench/HISTORY.md, 2026-11-24, fourth run). A reduction of an expression (`tx::sum(a * b)`) is
 // still ONE fused loop or kernel instantiated in the unit.
 //
 // The compiled layer reduces every rank through one rank, kCompiledReduceRank: an array of lower
