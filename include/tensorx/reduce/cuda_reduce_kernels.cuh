@@ -186,14 +186,28 @@ __global__ void __launch_bounds__(kCudaThreads)
         last = atomicAdd(&tickets[unit], 1u) == static_cast<unsigned>(work.splits - 1);
       }
       __syncthreads();
-      if (last && thread_row == 0 && active) {
+      // The last block of a tile combines the partials of every split: each row of threads the
+      // splits row, row + kColumnThreadRows, ..., then the first row those sums, in row order.
+      // One thread adding 24 partials after the other (the splits of a 4096-row column on an
+      // H100) put float sums of 4096 values more than 2 FLT_EPSILON off; this way no sum is
+      // longer than splits / 8 + 8. `last` is the same in every thread of the block.
+      if (last) {
         __threadfence();  // pairs with the writers' fence before their tickets
-        A total = load_partial(&partials[result]);
-        for (int s = 1; s < work.splits; ++s) {
-          total = Op::combine(total, load_partial(&partials[s * results + result]));
+        A total = Op::template identity<C>();
+        if (active) {
+          for (int s = thread_row; s < work.splits; s += kColumnThreadRows) {
+            total = Op::combine(total, load_partial(&partials[s * results + result]));
+          }
         }
-        save_element<Saver>(dst + source.dst_offset(source.cursor(o, k), o, k),
-                            Op::finalize(total, work.reduced));
+        row_values[thread_row][column] = total;
+        __syncthreads();
+        if (thread_row == 0 && active) {
+          for (int row = 1; row < kColumnThreadRows; ++row) {
+            total = Op::combine(total, row_values[row][column]);
+          }
+          save_element<Saver>(dst + source.dst_offset(source.cursor(o, k), o, k),
+                              Op::finalize(total, work.reduced));
+        }
       }
     }
     __syncthreads();  // row_values and last serve the next unit
