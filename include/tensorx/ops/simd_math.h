@@ -58,9 +58,9 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> recompute_lanes(const xsimd::batch<T, A>
 }
 
 /// |x|^y for finite positive x and finite y, float: exp(y log|x|) in double, whose kernels' error
-/// (about 1e-16 of y log|x|, which is at most 150 where the float result is not 0 or inf) stays far
-/// below float's half ulp, rounded once to float: overflow, underflow and subnormal results come
-/// out as C's. The lanes go to double batches of half the width and back through memory.
+/// (about 1e-16 of y log|x|, which is below 104 wherever the float result is not 0 or inf) stays
+/// far below float's half ulp, rounded once to float: overflow, underflow and subnormal results
+/// come out as C's. The lanes go to double batches of half the width and back through memory.
 template <class A>
 TENSORX_FORCE_INLINE xsimd::batch<float, A> magnitude_pow(const xsimd::batch<float, A>& ax,
                                                           const xsimd::batch<float, A>& y) {
