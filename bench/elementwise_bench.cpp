@@ -28,13 +28,14 @@ constexpr tx::index_t kRows = 4096;
 // The dispatch-overhead case: small enough that the fixed cost of an assignment shows.
 constexpr tx::index_t kSmallCount = 1000;
 
-// Inputs a, b, d (random, never zeros) and the output c, shared by every case. The matrix cases
-// reshape them to kRows x kRows; the bias is one row.
+// Inputs a, b, d (random, never zeros), the positive input p, and the output c, shared by every
+// case. The matrix cases reshape them to kRows x kRows; the bias is one row.
 struct Operands {
   Operands()
       : a(tx::make_dim(kCount)),
         b(tx::make_dim(kCount)),
         d(tx::make_dim(kCount)),
+        p(tx::make_dim(kCount)),
         c(tx::make_dim(kCount)),
         bias(tx::make_dim(kRows)),
         a2(tx::reshape(a, tx::make_dim(kRows, kRows))),
@@ -43,10 +44,12 @@ struct Operands {
     fill_random(a, -6.0f, 6.0f, 1);
     fill_random(b, -1.0f, 1.0f, 2);
     fill_random(d, -1.0f, 1.0f, 3);
+    // The domain of log and sqrt over four decades; pow(p, b) stays within [0.01, 100].
+    fill_random(p, 0.01f, 100.0f, 9);
     fill_random(c, -1.0f, 1.0f, 4);
     fill_random(bias, -0.5f, 0.5f, 5);
   }
-  tx::Array<float, 1> a, b, d, c, bias;
+  tx::Array<float, 1> a, b, d, p, c, bias;
   tx::Array<float, 2> a2, c2;
 };
 
@@ -71,6 +74,10 @@ Matrix eigen_matrix(const tx::Array<float, 2>& array) {
 void report(benchmark::State& state, tx::index_t elements, int streams) {
   state.SetBytesProcessed(state.iterations() * elements * streams *
                           static_cast<std::int64_t>(sizeof(float)));
+}
+
+void register_large(const char* name, void (*function)(benchmark::State&)) {
+  benchmark::RegisterBenchmark(name, function)->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
 // c = a * b + 2 * d: three streams in, one out.
@@ -162,6 +169,95 @@ void sigmoid_literal_eigen(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   report(state, kCount, 2);
+}
+
+// One math function per case, on a (the exponentials, tanh, GELU) or p (logarithms, roots), each
+// against Eigen's same function on the same threads: what the SIMD math of ops/simd_math.h costs
+// once the memory traffic is the same.
+template <class Build>
+void math_tensorx(benchmark::State& state, const tx::Array<float, 1>& in, Build build) {
+  tx::Array<float, 1> c = operands().c;
+  for (auto _ : state) {
+    c = build(in);
+    benchmark::ClobberMemory();
+  }
+  report(state, kCount, 2);
+}
+
+template <class Build>
+void math_eigen(benchmark::State& state, const tx::Array<float, 1>& in, Build build) {
+  const Vector a = eigen_vector(in);
+  Vector c = eigen_vector(operands().c);
+  for (auto _ : state) {
+    c.device(eigen_device()) = build(a);
+    benchmark::ClobberMemory();
+  }
+  report(state, kCount, 2);
+}
+
+// c = pow(p, b): a positive base to a power in [-1, 1].
+void pow_tensorx(benchmark::State& state) {
+  const Operands& x = operands();
+  tx::Array<float, 1> c = x.c;
+  for (auto _ : state) {
+    c = tx::pow(x.p, x.b);
+    benchmark::ClobberMemory();
+  }
+  report(state, kCount, 3);
+}
+
+void pow_eigen(benchmark::State& state) {
+  const Operands& x = operands();
+  const Vector p = eigen_vector(x.p), b = eigen_vector(x.b);
+  Vector c = eigen_vector(x.c);
+  for (auto _ : state) {
+    c.device(eigen_device()) = p.binaryExpr(b, Eigen::internal::scalar_pow_op<float, float>());
+    benchmark::ClobberMemory();
+  }
+  report(state, kCount, 3);
+}
+
+void register_math() {
+  const tx::Array<float, 1>& a = operands().a;
+  const tx::Array<float, 1>& p = operands().p;
+  const auto both = [](const char* name, const tx::Array<float, 1>& in, auto tensorx, auto eigen) {
+    const std::string prefix(name);
+    benchmark::RegisterBenchmark((prefix + "/tensorx").c_str(), math_tensorx<decltype(tensorx)>, in,
+                                 tensorx)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((prefix + "/eigen").c_str(), math_eigen<decltype(eigen)>, in,
+                                 eigen)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  };
+  both(
+      "exp", a, [](const auto& x) { return tx::exp(x); }, [](const Vector& x) { return x.exp(); });
+  both(
+      "expm1", a, [](const auto& x) { return tx::expm1(x); },
+      [](const Vector& x) { return x.expm1(); });
+  both(
+      "log", p, [](const auto& x) { return tx::log(x); }, [](const Vector& x) { return x.log(); });
+  both(
+      "log1p", p, [](const auto& x) { return tx::log1p(x); },
+      [](const Vector& x) { return x.log1p(); });
+  both(
+      "tanh", a, [](const auto& x) { return tx::tanh(x); },
+      [](const Vector& x) { return x.tanh(); });
+  both(
+      "sqrt", p, [](const auto& x) { return tx::sqrt(x); },
+      [](const Vector& x) { return x.sqrt(); });
+  both(
+      "rsqrt", p, [](const auto& x) { return tx::rsqrt(x); },
+      [](const Vector& x) { return x.rsqrt(); });
+  // Eigen has no GELU: its peer is the same tanh form written with Eigen's functions.
+  both(
+      "gelu", a, [](const auto& x) { return tx::gelu(x); },
+      [](const Vector& x) {
+        return x * 0.5f * (((x * x * x * 0.044715f + x) * 0.7978845608028654f).tanh() + 1.0f);
+      });
+  register_large("pow/tensorx", pow_tensorx);
+  register_large("pow/eigen", pow_eigen);
 }
 
 // m = relu(x + bias) on kRows x kRows with a broadcast row of kRows.
@@ -297,10 +393,6 @@ void small_add_hand(benchmark::State& state) {
   report(state, kSmallCount, 3);
 }
 
-void register_large(const char* name, void (*function)(benchmark::State&)) {
-  benchmark::RegisterBenchmark(name, function)->UseRealTime()->Unit(benchmark::kMillisecond);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -312,6 +404,7 @@ int main(int argc, char** argv) {
   register_large("sigmoid/eigen", sigmoid_eigen);
   register_large("sigmoid_literal/tensorx", sigmoid_literal_tensorx);
   register_large("sigmoid_literal/eigen", sigmoid_literal_eigen);
+  register_math();
   register_large("bias_relu/tensorx", bias_relu_tensorx);
   register_large("bias_relu/hand", bias_relu_hand);
   register_large("bias_relu/eigen", bias_relu_eigen);

@@ -11,6 +11,7 @@
 
 #include "tensorx/core/config.h"
 #include "tensorx/engine/simd.h"
+#include "tensorx/ops/simd_exp_log.h"
 
 namespace tensorx {
 namespace detail {
@@ -32,9 +33,7 @@ constexpr bool is_simd_batch_v = is_simd_batch<T>::value;
 namespace detail {
 
 /// `r` with the lanes where `redo` holds recomputed by `f` (a C math function) on the lanes of
-/// `xs`: xsimd's functions are accurate over the common range but not at its edges (exp overflows
-/// and underflows early, log and pow of a denormal are off by a few units); those rare lanes go
-/// through the same C functions as the scalar loop, so that both loops agree at every input.
+/// `xs`: double pow's rare lanes (see pow), which xsimd's pow gets a few units wrong.
 template <class T, class A, class F, class... Xs, std::size_t... I>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> recompute_lanes_impl(const xsimd::batch<T, A>& r,
                                                              const xsimd::batch_bool<T, A>& redo,
@@ -58,42 +57,66 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> recompute_lanes(const xsimd::batch<T, A>
   return recompute_lanes_impl(r, redo, f, std::index_sequence_for<Xs...>{}, xs...);
 }
 
-/// Beyond this |x|, xsimd's exp and expm1 saturate before C's do (at about 88.38 for float and
-/// 708.4 for double, where C's exp is finite up to 88.72 and 709.78 and denormal below).
-template <class T>
-constexpr T kSimdExpLimit = std::is_same_v<T, float> ? T(87) : T(708);
+/// |x|^y for finite positive x and finite y, float: exp(y log|x|) in double, whose kernels' error
+/// (about 1e-16 of y log|x|, which is below 104 wherever the float result is not 0 or inf) stays
+/// far below float's half ulp, rounded once to float: overflow, underflow and subnormal results
+/// come out as C's. The lanes go to double batches of half the width and back through memory.
+template <class A>
+TENSORX_FORCE_INLINE xsimd::batch<float, A> magnitude_pow(const xsimd::batch<float, A>& ax,
+                                                          const xsimd::batch<float, A>& y) {
+  using B = xsimd::batch<float, A>;
+  using D = xsimd::batch<double, A>;
+  alignas(A::alignment()) float base[B::size], exponent[B::size], result[B::size];
+  ax.store_aligned(base);
+  y.store_aligned(exponent);
+  for (std::size_t half = 0; half < B::size; half += D::size) {
+    const D wide_base = D::load_aligned(base + half);
+    const D wide_exponent = D::load_aligned(exponent + half);
+    exp_kernel(wide_exponent * log_kernel(wide_base)).store_aligned(result + half);
+  }
+  return B::load_aligned(result);
+}
 
-/// Inputs of log below the smallest normal number, where xsimd's log loses accuracy.
-template <class T>
-constexpr T kSimdLogFloor = std::numeric_limits<T>::min();
+/// |x|^y, double: xsimd's pow, exp(y log x) in double itself, is inaccurate for subnormal and
+/// near-subnormal bases and its error grows with |y log x|. Lanes whose result lies outside
+/// [2^-20, 2^20] (or underflowed) go to C's pow; the common powers of moderate values stay on the
+/// SIMD path.
+template <class A>
+TENSORX_FORCE_INLINE xsimd::batch<double, A> magnitude_pow(const xsimd::batch<double, A>& ax,
+                                                           const xsimd::batch<double, A>& y) {
+  using B = xsimd::batch<double, A>;
+  const B r = xsimd::pow(ax, y);
+  const B zero(0.0), one(1.0), finite_limit(std::numeric_limits<double>::max()), wide(1 << 20);
+  const B ar = xsimd::abs(r);
+  const auto tiny = ax > zero && ax < B(std::numeric_limits<double>::min() * (1 << 24));
+  const auto far_from_one = (ar > wide || ar < one / wide) && ax > zero && ax <= finite_limit &&
+                            xsimd::abs(y) <= finite_limit;
+  return recompute_lanes(
+      r, (tiny || far_from_one) && y != zero && y != one,
+      [](double u, double v) { return std::pow(u, v); }, ax, y);
+}
 
 }  // namespace detail
 
 /// e^x of each lane; lanes beyond xsimd's range go through C's exp.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> exp(const xsimd::batch<T, A>& x) {
-  return detail::recompute_lanes(
-      xsimd::exp(x), xsimd::abs(x) > detail::kSimdExpLimit<T>, [](T v) { return std::exp(v); }, x);
+  return detail::exp_kernel(x);
 }
 /// The natural logarithm of each lane; denormal lanes go through C's log.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> log(const xsimd::batch<T, A>& x) {
-  const xsimd::batch<T, A> zero(T(0));
-  return detail::recompute_lanes(
-      xsimd::log(x), x > zero && x < detail::kSimdLogFloor<T>, [](T v) { return std::log(v); }, x);
+  return detail::log_kernel(x);
 }
 /// log1p and expm1 return a zero argument itself, keeping its sign, as C does.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> log1p(const xsimd::batch<T, A>& x) {
-  return xsimd::select(x == xsimd::batch<T, A>(T(0)), x, xsimd::log1p(x));
+  return detail::log1p_kernel(x);
 }
 /// e^x - 1 of each lane; lanes beyond xsimd's range go through C's expm1.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> expm1(const xsimd::batch<T, A>& x) {
-  const auto r = detail::recompute_lanes(
-      xsimd::expm1(x), xsimd::abs(x) > detail::kSimdExpLimit<T>, [](T v) { return std::expm1(v); },
-      x);
-  return xsimd::select(x == xsimd::batch<T, A>(T(0)), x, r);
+  return detail::expm1_kernel(x);
 }
 /// The square root of each lane.
 template <class T, class A>
@@ -103,11 +126,11 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> sqrt(const xsimd::batch<T, A>& x) {
 /// The hyperbolic tangent of each lane.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> tanh(const xsimd::batch<T, A>& x) {
-  return xsimd::tanh(x);
+  return detail::tanh_kernel(x);
 }
-/// x^y with C's pow at every special value (C11 Annex F.10.4.4), where xsimd's differs: xsimd's
-/// pow of |x| for the finite, positive bases, then zeros, infinities, negative bases, NaN, y == 0
-/// and x == 1 by the standard's rules, so that the SIMD loop and the scalar loop agree everywhere.
+/// x^y with C's pow at every special value (C11 Annex F.10.4.4): magnitude_pow of |x| for the
+/// finite, positive bases, then zeros, infinities, negative bases, NaN, y == 0 and x == 1 by the
+/// standard's rules, so that the SIMD loop and the scalar loop agree everywhere.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> pow(const xsimd::batch<T, A>& x,
                                             const xsimd::batch<T, A>& y) {
@@ -118,7 +141,7 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> pow(const xsimd::batch<T, A>& x,
   // An odd integer: every float at or above 2^digits is even, and floor(y / 2) * 2 says so.
   const auto y_odd = y_integer & (xsimd::floor(y * T(0.5)) * T(2) != y);
   const auto x_negative = (x < zero) | ((x == zero) & (one / x < zero));  // -0 included
-  B r = xsimd::pow(ax, y);
+  B r = detail::magnitude_pow(ax, y);
   r = xsimd::select(ax == zero, xsimd::select(y < zero, infinity, zero), r);
   r = xsimd::select(ax == infinity, xsimd::select(y < zero, zero, infinity), r);
   r = xsimd::select(y == infinity, xsimd::select(ax < one, zero, infinity), r);
@@ -129,20 +152,8 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> pow(const xsimd::batch<T, A>& x,
   const auto no_real_value = (x < zero) & (ax != infinity) & !y_integer;
   r = xsimd::select(no_real_value || xsimd::isnan(x) || xsimd::isnan(y),
                     B(std::numeric_limits<T>::quiet_NaN()), r);
-  r = xsimd::select(y == one, x, r);  // exact, denormal x too
-  r = xsimd::select(y == zero || x == one, one, r);
-  // xsimd's pow is exp(y log x): inaccurate for denormal and near-denormal bases, and its error
-  // grows with |y log x| (0.5^89 in float, exactly 2^-89, comes out 10 ulps off). Lanes whose
-  // result lies outside [2^-20, 2^20] (or underflowed) go to C's pow; the common powers of
-  // moderate values (squares, roots, x^1.5 of activations) stay on the SIMD path.
-  const B finite_limit(std::numeric_limits<T>::max()), wide(T(1 << 20));
-  const B ar = xsimd::abs(r);
-  const auto tiny = ax > zero && ax < B(std::numeric_limits<T>::min() * T(1 << 24));
-  const auto far_from_one = (ar > wide || ar < one / wide) && ax > zero && ax <= finite_limit &&
-                            xsimd::abs(y) <= finite_limit;
-  return detail::recompute_lanes(
-      r, (tiny || far_from_one) && y != zero && y != one && !no_real_value,
-      [](T u, T v) { return std::pow(u, v); }, x, y);
+  r = xsimd::select(y == one, x, r);  // exact, subnormal x too
+  return xsimd::select(y == zero || x == one, one, r);
 }
 /// Each lane rounded down, keeping the sign of zeros as C does.
 template <class T, class A>
