@@ -36,15 +36,26 @@ struct alignas(block_alignment(sizeof(T) * V)) LaneBlock {
   T values[V];
 };
 
-/// Elements data[0 .. V - 1] converted to C; `data` must be aligned like LaneBlock<T, V>, which
-/// holds where the buffer is 16-byte aligned and the element index is a multiple of V.
-template <class C, int V, class T>
-TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load_lanes(const T* data) {
-  const LaneBlock<T, V> block = *reinterpret_cast<const LaneBlock<T, V>*>(data);
+/// The stored block at data[0 .. V - 1]; `data` must be aligned like LaneBlock<T, V>, which holds
+/// where the buffer is 16-byte aligned and the element index is a multiple of V.
+template <class T, int V>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE LaneBlock<T, V> load_block(const T* data) {
+  return *reinterpret_cast<const LaneBlock<T, V>*>(data);
+}
+
+/// A stored block's elements converted to C.
+template <class C, class T, int V>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> convert_lanes(const LaneBlock<T, V>& block) {
   Lanes<C, V> lanes;
   TENSORX_UNROLL
   for (int k = 0; k < V; ++k) lanes[k] = static_cast<C>(block.values[k]);
   return lanes;
+}
+
+/// Elements data[0 .. V - 1] converted to C (`data` aligned as for load_block).
+template <class C, int V, class T>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load_lanes(const T* data) {
+  return convert_lanes<C>(load_block<T, V>(data));
 }
 
 /// Writes the lanes, converted to the element type T, to data[0 .. V - 1] (aligned as above).

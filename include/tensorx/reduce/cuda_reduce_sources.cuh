@@ -98,8 +98,8 @@ struct DenseSource {
   template <int V>
   __device__ TENSORX_FORCE_INLINE auto fetch(index_t cursor, index_t r) const {
     if constexpr (is_leaf_plan<Plan>::value) {
-      using T = std::remove_cv_t<std::remove_pointer_t<decltype(plan.data)>>;
-      return *reinterpret_cast<const LaneBlock<T, V>*>(plan.data + cursor + r);
+      return load_block<std::remove_cv_t<std::remove_pointer_t<decltype(plan.data)>>, V>(
+          plan.data + cursor + r);
     } else {
       return load_of<V>(plan, cursor + r);
     }
@@ -111,10 +111,7 @@ struct DenseSource {
       if constexpr (std::is_same_v<T, float16> && V % 2 == 0) {
         return float16_lanes(fetched);
       } else {
-        Lanes<compute_t<T>, V> converted;
-        TENSORX_UNROLL
-        for (int k = 0; k < V; ++k) converted[k] = static_cast<compute_t<T>>(fetched.values[k]);
-        return converted;
+        return convert_lanes<compute_t<T>>(fetched);
       }
     } else {
       return fetched;
