@@ -48,6 +48,7 @@
 #include "tensorx/random/random.h"
 #include "tensorx/reduce/darray_reductions.h"
 #include "tensorx/reduce/reductions.h"
+#include "tensorx/normalize/normalize.h"
 
 #include "tensorx/interop/npy.h"
 #include "tensorx/labels/labels.h"

@@ -24,6 +24,15 @@ using index_t = std::int64_t;
 #endif
 
 // True while compiling code that runs on a GPU (the device pass of nvcc or clang CUDA).
+// Before a __host__ __device__ function template that calls what its template arguments provide,
+// host-only for some (the CPU engine's) and device-only for others (a kernel's): nvcc then checks
+// each instantiation only where it is compiled, instead of warning about the other side.
+#if defined(__CUDACC__) && !defined(__clang__)
+#define TENSORX_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
+#else
+#define TENSORX_EXEC_CHECK_DISABLE
+#endif
+
 #if defined(__CUDA_ARCH__)
 #define TENSORX_DEVICE_CODE 1
 #else

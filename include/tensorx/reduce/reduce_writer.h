@@ -21,6 +21,7 @@
 #include "tensorx/reduce/cpu_reduce.h"
 #include "tensorx/reduce/reduce_exp.h"
 #include "tensorx/reduce/reduce_geometry.h"
+#include "tensorx/reduce/row_writer.h"
 
 #if defined(__CUDACC__)
 #include "tensorx/reduce/cuda_reduce.cuh"
@@ -164,10 +165,17 @@ struct DirectWriter<ReduceExp<Op, E, kKeepDims, Axes...>> {
   /// A reduction of a plain array also runs on a GPU from a plain C++ translation unit.
   static bool runs_without_cuda(const Node&) { return detail::is_array<E>::value; }
 
-  /// dst = Saver(dst, the reduction), one pass over the operand on dst's place.
+  /// dst = Saver(dst, the reduction), one pass over the operand on dst's place; row by row
+  /// (row_writer.h) where the operand reads reductions of its own rows.
   template <class Saver, class TU, class T, int N>
   static void write(const Node& node, const Array<T, N>& dst) {
-    detail::write_reduction<Op, Saver, TU>(node.operand(), Node::kAxes, dst);
+    if constexpr (detail::row_fusion_v<Node> != detail::RowFusion::kNone) {
+      detail::write_fused_rows<Saver, TU>(node, dst, [&] {
+        detail::write_reduction<Op, Saver, TU>(node.operand(), Node::kAxes, dst);
+      });
+    } else {
+      detail::write_reduction<Op, Saver, TU>(node.operand(), Node::kAxes, dst);
+    }
   }
 };
 

@@ -13,6 +13,8 @@
 
 #include <type_traits>
 
+#include "tensorx/ops/arithmetic.h"
+#include "tensorx/ops/math.h"
 #include "tensorx/reduce/reduce_exp.h"
 #include "tensorx/reduce/reduce_writer.h"
 #include "tensorx/reduce/reducers.h"
@@ -63,6 +65,22 @@ auto mean(const E& e, KeepDims) {
   static_assert(!std::is_integral_v<typename E::value_type>,
                 "tx::mean needs floating-point elements: convert integers with tx::cast<double>.");
   return detail::make_reduce<op::mean_reducer, true, Axes...>(e);
+}
+///@}
+
+///@{
+/// The biased variance of e over Axes, mean((e - mean(e))^2) (PyTorch's var with correction 0;
+/// NumPy's var): two sweeps over each slice, as accurate as Welford's update. NaN over no
+/// elements. Floating-point elements only. Over the last axis it is ONE pass
+/// (reduce/row_fusion.h); over others its mean is materialised first. Axes, keepdims, places
+/// and errors as for tx::sum.
+template <int... Axes, class E, detail::if_expression<E> = 0>
+auto var(const E& e) {
+  return mean<Axes...>(square(e - mean<Axes...>(e, keepdims)));
+}
+template <int... Axes, class E, detail::if_expression<E> = 0>
+auto var(const E& e, KeepDims) {
+  return mean<Axes...>(square(e - mean<Axes...>(e, keepdims)), keepdims);
 }
 ///@}
 

@@ -1,0 +1,91 @@
+// tx::softmax, tx::log_softmax and tx::logsumexp along one axis. Each is an ordinary expression
+// of reductions: along the last axis it runs as ONE pass (reduce/row_fusion.h: a kernel, or a
+// pass over each row in cache), its max reduced once however often the formula reads it; along
+// another axis its reductions are materialised first, as for any expression.
+//
+// Special values as PyTorch: a row with NaN gives NaN; an all -inf row gives NaN for softmax and
+// log_softmax and -inf for logsumexp; a row with +inf gives NaN for softmax and +inf for
+// logsumexp; an empty row gives an empty result (and logsumexp -inf).
+#pragma once
+
+#include <limits>
+
+#include "tensorx/core/data_type.h"
+#include "tensorx/ops/arithmetic.h"
+#include "tensorx/ops/compare.h"
+#include "tensorx/ops/math.h"
+#include "tensorx/reduce/reductions.h"
+
+namespace tensorx {
+namespace detail {
+
+template <class E>
+void check_normalizable() {
+  static_assert(is_expression_v<E>, "takes an array or an expression");
+  static_assert(is_floating_element_v<typename E::value_type>,
+                "softmax, log_softmax, logsumexp, layer_norm and rms_norm need floating-point "
+                "elements: convert integers with tx::cast<float>(...) first.");
+}
+
+/// The max of softmax and logsumexp: -inf over no elements instead of an error, so that an empty
+/// row gives an empty softmax and a logsumexp of -inf, as in PyTorch.
+struct row_max_reducer : op::max_reducer {
+  /// True: an empty reduction gives -inf.
+  static constexpr bool kHasIdentity = true;
+};
+
+/// The max of x along Axis, kept with extent 1, -inf where empty.
+template <int Axis, class E>
+auto row_max(const E& x, KeepDims) {
+  return make_reduce<row_max_reducer, true, Axis>(x);
+}
+template <int Axis, class E>
+auto row_max(const E& x) {
+  return make_reduce<row_max_reducer, false, Axis>(x);
+}
+
+/// m where it is finite, else 0: the shift of logsumexp, which keeps rows of infinities exact.
+template <class M>
+auto finite_or_zero(const M& m) {
+  using T = typename M::value_type;
+  return where(abs(m) < std::numeric_limits<T>::infinity(), m, T(0));
+}
+
+}  // namespace detail
+
+/// softmax along Axis (negative counts from the end): exp(x - max) / sum(exp(x - max)), each
+/// slice along Axis summing to 1. Floating-point elements.
+template <int Axis, class E>
+auto softmax(const E& x) {
+  detail::check_normalizable<E>();
+  const auto shifted = exp(x - detail::row_max<Axis>(x, keepdims));
+  return shifted / sum<Axis>(shifted, keepdims);
+}
+
+/// log(softmax(x)) along Axis, computed as x - max - log(sum(exp(x - max))) (no log of 0 for
+/// probabilities that underflow).
+template <int Axis, class E>
+auto log_softmax(const E& x) {
+  detail::check_normalizable<E>();
+  const auto centred = x - detail::row_max<Axis>(x, keepdims);
+  return centred - log(sum<Axis>(exp(centred), keepdims));
+}
+
+///@{
+/// log(sum(exp(x))) along Axis without overflow: the axis dropped, or kept with extent 1 with
+/// tx::keepdims. -inf for an empty slice or one of -inf only.
+template <int Axis, class E>
+auto logsumexp(const E& x) {
+  detail::check_normalizable<E>();
+  const auto shift = detail::finite_or_zero(detail::row_max<Axis>(x, keepdims));
+  return detail::finite_or_zero(detail::row_max<Axis>(x)) + log(sum<Axis>(exp(x - shift)));
+}
+template <int Axis, class E>
+auto logsumexp(const E& x, KeepDims) {
+  detail::check_normalizable<E>();
+  const auto shift = detail::finite_or_zero(detail::row_max<Axis>(x, keepdims));
+  return shift + log(sum<Axis>(exp(x - shift), keepdims));
+}
+///@}
+
+}  // namespace tensorx

@@ -1,0 +1,114 @@
+// The CPU half of row-local fusion (row_fusion.h): ONE pass in which threads take whole rows. For
+// each row the fused reductions are computed first, innermost first, each by the SIMD row loop of
+// the reductions (cpu_reduce_rows.h) over the row while it stays in cache; then the row is written
+// by the element-wise engine's SIMD row loop (cpu_engine.h), the reductions now constants.
+#pragma once
+
+#include <type_traits>
+
+#include "tensorx/array/array.h"
+#include "tensorx/core/stats.h"
+#include "tensorx/engine/cpu_engine.h"
+#include "tensorx/engine/parallel_for.h"
+#include "tensorx/reduce/cpu_reduce_rows.h"
+#include "tensorx/reduce/row_fusion.h"
+
+namespace tensorx {
+namespace detail {
+
+TENSORX_ENGINE_NAMESPACE_BEGIN
+
+/// Computes the fused reductions of one row (or of one result of a per-row pass) on the CPU,
+/// each once (row_value). One reducer per row. TU keeps the SIMD (g++) and scalar (nvcc host)
+/// instantiations distinct symbols.
+template <class TU>
+class CpuRowReducer {
+ public:
+  template <class Op, class C, class OperandPlan, bool kExtraAxis, int M>
+  RowConstPlan<C> reduce(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& plan,
+                         const Dim<M>& start) {
+    return row_value(plan, values_, [&] {
+      if (plan.length == 0) return Op::finalize(Op::template identity<C>(), 0);
+      const auto& bound = bind_rows(plan.operand, start, *this);
+      constexpr bool kSimd = plan_vectorizable<std::decay_t<decltype(bound)>, C>();
+      return Op::finalize(
+          reduce_row<Op, C, kSimd>(row_of(bound, start), 0, plan.length, plan.unit_inner),
+          plan.length);
+    });
+  }
+
+ private:
+  RowValues values_;
+};
+
+/// Writes one computed value through the saver.
+template <class Saver, class T, class C>
+TENSORX_FORCE_INLINE void save_value(T* target, C value) {
+  if constexpr (Saver::reads_destination) value = Saver::apply(static_cast<C>(*target), value);
+  *target = to_storage<T>(value);
+}
+
+/// Elements the pass reads and writes, for the size of the threads' chunks: the destination and,
+/// for each item (row or result), the rows its top reductions reduce.
+template <class Plan>
+index_t row_pass_work(const Plan& plan, index_t elements, index_t items) {
+  index_t work = elements;
+  for_each_top_reduction(plan, [&](const auto& reduction) { work += items * reduction.length; });
+  return work;
+}
+
+/// The rows pass: dst (rank N >= 1, not empty) row by row, each row's reductions first.
+template <class Saver, class TU, class T, int N, class Plan>
+void run_rows_cpu(const Array<T, N>& dst, const Plan& plan) {
+  static_assert(N >= 1, "a rows pass writes rows");
+  stats::record_pass();
+  const Dim<N>& dims = dst.dims();
+  const index_t length = dims.at(N - 1);
+  Dim<N> rows_extent = dims;  // one index per row, its last 0
+  rows_extent.at(N - 1) = 1;
+  const index_t rows = product(rows_extent);
+  LayoutFacts<N> facts;
+  facts.add(dims, dst.strides());
+  plan.visit_leaves(
+      [&](const void*, const Dim<N>& strides, std::size_t) { facts.add(dims, strides); });
+  using C = compute_t<T>;
+  using Bound =
+      std::decay_t<decltype(bind_rows(plan, Dim<N>(), std::declval<CpuRowReducer<TU>&>()))>;
+  constexpr bool kVectorizable = plan_vectorizable<Bound, C>() && Saver::template vectorizes<C> &&
+                                 dst_storage_vectorizable<T, C>();
+  const bool simd = facts.unit_inner;
+  parallel_for(rows, chunk_items_for(rows, row_pass_work(plan, dst.numel(), rows)),
+               [&](index_t begin, index_t end) {
+                 Dim<N> start = delinearize(begin, rows_extent);
+                 for (index_t row = begin; row < end; ++row) {
+                   CpuRowReducer<TU> reducer;
+                   const auto& bound = bind_rows(plan, start, reducer);
+                   run_row<kVectorizable, Saver>(dst.data() + linearize(start, dst.strides()),
+                                                 dst.strides().at(N - 1), row_of(bound, start), 0,
+                                                 length, simd);
+                   next_index(start, rows_extent, N - 1);
+                 }
+               });
+}
+
+/// The per-row pass: each element of dst (not empty) computed from the rows its reductions reduce.
+template <class Saver, class TU, class T, int N, class Plan>
+void run_per_row_cpu(const Array<T, N>& dst, const Plan& plan) {
+  stats::record_pass();
+  const index_t outputs = dst.numel();
+  parallel_for(outputs, chunk_items_for(outputs, row_pass_work(plan, outputs, outputs)),
+               [&](index_t begin, index_t end) {
+                 Dim<N> index = delinearize(begin, dst.dims());
+                 for (index_t i = begin; i < end; ++i) {
+                   CpuRowReducer<TU> reducer;
+                   const auto& bound = bind_rows(plan, index, reducer);
+                   save_value<Saver>(dst.data() + linearize(index, dst.strides()),
+                                     bound.at(index));
+                   next_index(index, dst.dims(), N - 1);
+                 }
+               });
+}
+
+TENSORX_ENGINE_NAMESPACE_END
+}  // namespace detail
+}  // namespace tensorx

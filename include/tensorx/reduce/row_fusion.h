@@ -1,0 +1,458 @@
+// Row-local fusion (DESIGN.md section 10): reductions over the last axis inside an expression,
+// evaluated in the assignment's ONE pass instead of being materialised first.
+//
+// Two forms of assignment fuse, decided from the expression's type:
+//   rows     an element-wise expression that reads reductions kept as a size-1 last axis,
+//            `p = tx::exp(x - tx::max<1>(x, tx::keepdims))`: each reduction is one value per row
+//            of the destination, computed before the row is written;
+//   per row  the destination holds one value per row of the reduced operand,
+//            `s = tx::max<1>(x) + tx::log(tx::sum<1>(tx::exp(x - tx::max<1>(x, tx::keepdims))))`:
+//            reductions that drop the last axis, whose operands read kept reductions of their
+//            own rows.
+// Everything else (an expression without such a reduction, a reduction over another axis, a
+// plain `s = tx::sum<1>(x)`) is evaluated exactly as before.
+//
+// The machinery, in three steps:
+//   prepare_fused   prepare() for the whole expression, except that the reductions that fuse
+//                   stay nodes (their operands prepared the same way);
+//   make_fused_plan the plan, each fused reduction a RowReducePlan: its operand's plan over the
+//                   operand's own rows, and the row length;
+//   bind_rows       per row (or per output element), every RowReducePlan replaced by a
+//                   RowConstPlan holding its value, innermost first. The bound plan is an ordinary
+//                   element-wise plan, which the engines' existing row and vector loops evaluate.
+// How a reduction's value is computed is the engine's (cpu_row_engine.h: SIMD over the row in
+// cache; cuda_row_engine.cuh: a collective of the threads that own the row).
+#pragma once
+
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "tensorx/core/lanes.h"
+#include "tensorx/engine/layout_facts.h"
+#include "tensorx/expr/eval_context.h"
+#include "tensorx/expr/exp.h"
+#include "tensorx/expr/map_exp.h"
+#include "tensorx/expr/plan_pack.h"
+#include "tensorx/reduce/reduce_exp.h"
+
+namespace tensorx {
+namespace detail {
+
+template <class E>
+struct is_map_exp : std::false_type {};
+template <class R, class F, class... Args>
+struct is_map_exp<MapExp<R, F, Args...>> : std::true_type {};
+
+/// The positions of a MapExp's operands.
+template <class E>
+struct map_operand_positions;
+template <class R, class F, class... Args>
+struct map_operand_positions<MapExp<R, F, Args...>> {
+  using type = std::index_sequence_for<Args...>;
+};
+template <class E>
+using map_indices = typename map_operand_positions<E>::type;
+
+/// True for a value reduction (not argmax or argmin) over exactly the last axis of its operand:
+/// the reductions that row-local evaluation can compute while it holds the row.
+template <class E>
+struct last_axis_reduction : std::false_type {};
+template <class Op, class X, bool kKeepDims, int... Axes>
+struct last_axis_reduction<ReduceExp<Op, X, kKeepDims, Axes...>>
+    : std::bool_constant<!Op::kIndexed && (X::rank >= 1) &&
+                         ReduceExp<Op, X, kKeepDims, Axes...>::kAxes ==
+                             (1u << (X::rank >= 1 ? X::rank - 1 : 0))> {};
+
+/// Where a fused reduction's value goes.
+enum class RowRole {
+  kRows,  ///< one value per row of the enclosing space: the last axis kept, of extent 1
+  kFinal  ///< one value per element of the destination: the last axis of the operand dropped
+};
+
+/// True when E is a reduction that fuses in role kRole.
+template <RowRole kRole, class E>
+constexpr bool fuses_as() {
+  if constexpr (last_axis_reduction<E>::value) {
+    const bool keeps = E::rank == E::operand_type::rank;
+    return kRole == RowRole::kRows ? keeps : !keeps;
+  } else {
+    return false;
+  }
+}
+
+/// True when E is, or reads through element-wise nodes only, a reduction that fuses in kRole.
+template <RowRole kRole, class E>
+struct reads_fused : std::bool_constant<fuses_as<kRole, E>()> {};
+template <RowRole kRole, class R, class F, class... Args>
+struct reads_fused<kRole, MapExp<R, F, Args...>>
+    : std::disjunction<reads_fused<kRole, Args>...> {};
+
+/// How an assignment of E is evaluated (see the file comment).
+enum class RowFusion { kNone, kRows, kPerRow };
+
+template <class E>
+constexpr RowFusion row_fusion_of() {
+  if constexpr (is_reduce_exp<E>::value) {
+    // A plain reduction keeps its own writer; one whose operand reads kept reductions of its
+    // rows computes each result from its row: a destination with the last axis kept (of extent
+    // 1) has rows of one element, one without it has an element per row.
+    if constexpr (last_axis_reduction<E>::value) {
+      if constexpr (reads_fused<RowRole::kRows, typename E::operand_type>::value) {
+        return fuses_as<RowRole::kRows, E>() ? RowFusion::kRows : RowFusion::kPerRow;
+      }
+    }
+    return RowFusion::kNone;
+  } else if constexpr (is_map_exp<E>::value) {
+    if constexpr (reads_fused<RowRole::kRows, E>::value) return RowFusion::kRows;
+    if constexpr (reads_fused<RowRole::kFinal, E>::value) return RowFusion::kPerRow;
+    return RowFusion::kNone;
+  } else {
+    return RowFusion::kNone;
+  }
+}
+
+/// How an assignment of E is evaluated: row-local (kRows, kPerRow) or as before (kNone).
+template <class E>
+constexpr RowFusion row_fusion_v = row_fusion_of<E>();
+
+/// The role of the reductions at the top of an expression of fusion kind `kind`.
+constexpr RowRole top_role(RowFusion kind) {
+  return kind == RowFusion::kRows ? RowRole::kRows : RowRole::kFinal;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prepare: everything that cannot fuse is materialised as by prepare(); fused reductions stay.
+
+template <RowRole kRole, class E, class TU>
+auto prepare_fused(const E& e, const EvalContext<TU>& context);
+
+template <RowRole kRole, class R, class F, class... Args, class TU, std::size_t... I>
+auto prepare_fused_map(const MapExp<R, F, Args...>& e, const EvalContext<TU>& context,
+                       std::index_sequence<I...>) {
+  return MapExp<R, F, decltype(prepare_fused<kRole>(pack_get<I>(e.args()), context))...>(
+      e.functor(), prepare_fused<kRole>(pack_get<I>(e.args()), context)...);
+}
+
+template <class Op, class X, bool kKeepDims, int... Axes, class TU>
+auto prepare_fused_reduction(const ReduceExp<Op, X, kKeepDims, Axes...>& r,
+                             const EvalContext<TU>& context) {
+  auto operand = prepare_fused<RowRole::kRows>(r.operand(), context);
+  return ReduceExp<Op, decltype(operand), kKeepDims, Axes...>(std::move(operand));
+}
+
+/// `e` with every part that does not fuse in role kRole prepared (materialised where it must
+/// be), as a new node held by value.
+template <RowRole kRole, class E, class TU>
+auto prepare_fused(const E& e, const EvalContext<TU>& context) {
+  if constexpr (fuses_as<kRole, E>()) {
+    return prepare_fused_reduction(e, context);
+  } else if constexpr (is_map_exp<E>::value && reads_fused<kRole, E>::value) {
+    return prepare_fused_map<kRole>(e, context, map_indices<E>{});
+  } else {
+    return std::decay_t<decltype(prepare(e, context))>(prepare(e, context));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plans.
+
+/// A reduction inside a row-local pass: the plan of its operand over the operand's own rows, of
+/// `length` elements. kExtraAxis: the operand has one axis more than the enclosing space (the
+/// reduction drops it), so its row at enclosing index i is (i, 0 .. length - 1); otherwise the
+/// row is i's own, its last index running over 0 .. length - 1. Never evaluated as it is:
+/// bind_rows replaces it by the reduction's value for the row at hand.
+template <class Op, class C, class OperandPlan, bool kExtraAxis>
+struct RowReducePlan {
+  /// The compute type of the reduced elements, and of the value.
+  using value_type = C;
+
+  OperandPlan operand;
+  index_t length;
+  /// Every leaf of the operand has inner stride 0 or 1 (the CPU reduces its rows in batches).
+  bool unit_inner;
+  /// Where the value is kept for the rest of the row (RowValues), or -1; and the slot of an
+  /// equal reduction computed before it (the same reduction of the same operands written twice,
+  /// as softmax's max is), whose value it takes, or -1. number_row_reductions sets both.
+  int slot;
+  int same_as;
+
+  /// The first element of the row that the enclosing index `index` (rank S) reduces.
+  template <int S>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto row_start(const Dim<S>& index) const {
+    if constexpr (kExtraAxis) {
+      Dim<S + 1> start;
+      if constexpr (S > 0) {
+        TENSORX_UNROLL
+        for (int d = 0; d < S; ++d) start.at(d) = index.at(d);
+      }
+      start.at(S) = 0;
+      return start;
+    } else {
+      Dim<S> start = index;
+      start.at(S - 1) = 0;
+      return start;
+    }
+  }
+  /// Nothing: the engines lay out the enclosing pass by the leaves it reads element by element.
+  template <class Visitor>
+  void visit_leaves(Visitor&&) const {}
+};
+
+/// A value that is the same for the whole row: a fused reduction once computed.
+template <class C>
+struct RowConstPlan {
+  C value;
+
+  template <class B>
+  static constexpr bool vectorizable = std::is_same_v<C, typename B::value_type>;
+
+  template <int N>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C at(const Dim<N>&) const {
+    return value;
+  }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C flat(index_t) const { return value; }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(index_t) const { return value; }
+  template <int V>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load(index_t) const {
+    Lanes<C, V> lanes;
+    TENSORX_UNROLL
+    for (int k = 0; k < V; ++k) lanes[k] = value;
+    return lanes;
+  }
+  template <int V, int N>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load_at(const Dim<N>&) const {
+    return load<V>(0);
+  }
+  template <class B>
+  TENSORX_FORCE_INLINE B batch(index_t) const {
+    return B(value);
+  }
+  template <int N>
+  RowConstPlan row(const Dim<N>&) const {
+    return *this;
+  }
+  RowConstPlan flat_row() const { return *this; }
+  template <class Visitor>
+  void visit_leaves(Visitor&&) const {}
+};
+
+template <class Plan>
+struct is_row_reduce_plan : std::false_type {};
+template <class Op, class C, class OperandPlan, bool kExtraAxis>
+struct is_row_reduce_plan<RowReducePlan<Op, C, OperandPlan, kExtraAxis>> : std::true_type {};
+
+template <class Plan>
+struct has_row_reduction : std::false_type {};
+template <class Op, class C, class OperandPlan, bool kExtraAxis>
+struct has_row_reduction<RowReducePlan<Op, C, OperandPlan, kExtraAxis>> : std::true_type {};
+template <class R, class F, std::size_t... I, class... Children>
+struct has_row_reduction<MapPlanOver<R, F, std::index_sequence<I...>, Children...>>
+    : std::disjunction<has_row_reduction<Children>...> {};
+
+template <RowRole kRole, class E, int S>
+auto make_fused_plan(const E& e, const Dim<S>& space);
+
+template <RowRole kRole, class R, class F, class... Args, int S, std::size_t... I>
+auto make_fused_map_plan(const MapExp<R, F, Args...>& e, const Dim<S>& space,
+                         std::index_sequence<I...>) {
+  return MapPlan<R, F, decltype(make_fused_plan<kRole>(pack_get<I>(e.args()), space))...>{
+      e.functor(), make_plan_pack(make_fused_plan<kRole>(pack_get<I>(e.args()), space)...)};
+}
+
+/// The space a fused reduction's operand is planned in, from the enclosing space: the enclosing
+/// extents with the row's length last (replacing the enclosing last extent, or appended where the
+/// reduction drops the axis).
+template <bool kExtraAxis, int S>
+auto operand_space(const Dim<S>& space, index_t length) {
+  if constexpr (kExtraAxis) {
+    Dim<S + 1> out;
+    if constexpr (S > 0) {
+      for (int d = 0; d < S; ++d) out.at(d) = space.at(d);
+    }
+    out.at(S) = length;
+    return out;
+  } else {
+    Dim<S> out = space;
+    out.at(S - 1) = length;
+    return out;
+  }
+}
+
+template <class Op, class X, bool kKeepDims, int... Axes, int S>
+auto make_row_reduce_plan(const ReduceExp<Op, X, kKeepDims, Axes...>& r, const Dim<S>& space) {
+  constexpr bool kExtraAxis = !kKeepDims;
+  const auto operand_dims = r.operand().dims();
+  const index_t length = operand_dims.at(X::rank - 1);
+  const auto xspace = operand_space<kExtraAxis>(space, length);
+  auto operand = make_fused_plan<RowRole::kRows>(r.operand(), xspace);
+  LayoutFacts<kExtraAxis ? S + 1 : S> facts;
+  operand.visit_leaves([&](const void*, const auto& strides, std::size_t) {
+    facts.add(xspace, strides);
+  });
+  return RowReducePlan<Op, compute_t<typename X::value_type>, decltype(operand), kExtraAxis>{
+      operand, length, facts.unit_inner, -1, -1};
+}
+
+/// The plan of a prepare_fused expression in `space`: fused reductions as RowReducePlans, every
+/// other part as make_plan makes it.
+template <RowRole kRole, class E, int S>
+auto make_fused_plan(const E& e, const Dim<S>& space) {
+  if constexpr (fuses_as<kRole, E>()) {
+    return make_row_reduce_plan(e, space);
+  } else if constexpr (is_map_exp<E>::value && reads_fused<kRole, E>::value) {
+    return make_fused_map_plan<kRole>(e, space, map_indices<E>{});
+  } else {
+    return make_plan(e, space);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binding: the plan for one row, every fused reduction replaced by its value.
+
+/// The values of a row's reductions, by slot, while the row is evaluated.
+struct RowValues {
+  static constexpr int kSlots = 16;
+  alignas(8) unsigned char bytes[kSlots][8];
+
+  template <class C>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(int slot) const {
+    static_assert(sizeof(C) <= 8, "a reduced value outgrows its slot");
+    C value;
+    memcpy(&value, bytes[slot], sizeof(C));
+    return value;
+  }
+  template <class C>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE void set(int slot, const C& value) {
+    memcpy(bytes[slot], &value, sizeof(C));
+  }
+};
+
+/// The value of a reduction already computed for this row, or of `compute()`, kept in its slot
+/// (the engines' reducers call it with their own way of computing).
+TENSORX_EXEC_CHECK_DISABLE
+template <class Plan, class Compute>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto row_value(const Plan& plan, RowValues& values,
+                                                        Compute&& compute) {
+  using C = typename Plan::value_type;
+  if (plan.same_as >= 0) return RowConstPlan<C>{values.template get<C>(plan.same_as)};
+  const C value = compute();
+  if (plan.slot >= 0) values.set(plan.slot, value);
+  return RowConstPlan<C>{value};
+}
+
+TENSORX_EXEC_CHECK_DISABLE
+template <class Reducer, class Plan, int S>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE decltype(auto) bind_rows(const Plan& plan,
+                                                                  const Dim<S>& index,
+                                                                  Reducer& reducer);
+
+TENSORX_EXEC_CHECK_DISABLE
+template <class Reducer, class R, class F, std::size_t... I, class... Children, int S>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto bind_map_rows(
+    const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan, const Dim<S>& index,
+    Reducer& reducer) {
+  // The children are bound in order (a braced list sequences its elements), so that reductions
+  // are computed, and collectives reached, in the same order by every thread.
+  return MapPlan<R, F,
+                 std::decay_t<decltype(bind_rows(pack_get<I>(plan.children), index, reducer))>...>{
+      plan.functor,
+      {{bind_rows(pack_get<I>(plan.children), index, reducer)}...}};
+}
+
+/// `plan` with each RowReducePlan replaced by the RowConstPlan of its value at enclosing index
+/// `index` (computed by reducer.reduce), or `plan` itself where it holds none.
+TENSORX_EXEC_CHECK_DISABLE
+template <class Reducer, class Plan, int S>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE decltype(auto) bind_rows(const Plan& plan,
+                                                                  const Dim<S>& index,
+                                                                  Reducer& reducer) {
+  if constexpr (!has_row_reduction<Plan>::value) {
+    return (plan);
+  } else if constexpr (is_row_reduce_plan<Plan>::value) {
+    return reducer.reduce(plan, plan.row_start(index));
+  } else {
+    return bind_map_rows(plan, index, reducer);
+  }
+}
+
+/// True when plans a and b are known to compute the same values: the same leaves at the same
+/// strides, the same numbers, the same stateless functors, the same reductions. False where that
+/// cannot be told (a functor with state, a node of another kind): the reduction is then computed
+/// twice, which is never wrong.
+template <class Plan>
+bool same_plan(const Plan&, const Plan&) {
+  return false;
+}
+template <class T, int N>
+bool same_plan(const LeafPlan<T, N>& a, const LeafPlan<T, N>& b) {
+  return a.data == b.data && a.strides == b.strides;
+}
+template <class C>
+bool same_plan(const ScalarPlan<C>& a, const ScalarPlan<C>& b) {
+  return a.value == b.value;
+}
+template <class R, class F, std::size_t... I, class... Children>
+bool same_plan(const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& a,
+               const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& b) {
+  return std::is_empty_v<F> && (same_plan(pack_get<I>(a.children), pack_get<I>(b.children)) && ...);
+}
+template <class Op, class C, class OperandPlan, bool kExtraAxis>
+bool same_plan(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& a,
+               const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& b) {
+  return a.length == b.length && same_plan(a.operand, b.operand);
+}
+
+/// Calls f(child) for every child of an element-wise plan, as a reference that may change it.
+template <class R, class F, std::size_t... I, class... Children, class G>
+void for_each_child(MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan, G&& g) {
+  (g(static_cast<PackSlot<I, Children>&>(plan.children).value), ...);
+}
+
+/// Calls f(reduction) for every RowReducePlan in `plan`, in the order bind_rows computes them
+/// (operands before the reduction, operands of an element-wise node in order).
+template <class Plan, class F>
+void for_each_row_reduction(Plan& plan, F&& f) {
+  if constexpr (is_row_reduce_plan<Plan>::value) {
+    for_each_row_reduction(plan.operand, f);
+    f(plan);
+  } else if constexpr (has_row_reduction<Plan>::value) {
+    for_each_child(plan, [&](auto& child) { for_each_row_reduction(child, f); });
+  }
+}
+
+/// Numbers the reductions of a fused plan in the order they are computed, and points each at the
+/// first equal one before it (same_plan), whose value it then takes instead of computing it again.
+template <class Plan>
+void number_row_reductions(Plan& plan) {
+  int next = 0;
+  for_each_row_reduction(plan, [&](auto& reduction) {
+    using Reduction = std::decay_t<decltype(reduction)>;
+    int first = 0;
+    for_each_row_reduction(plan, [&](auto& earlier) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(earlier)>, Reduction>) {
+        if (first < next && reduction.same_as < 0 && earlier.slot >= 0 &&
+            same_plan(earlier, reduction)) {
+          reduction.same_as = earlier.slot;
+        }
+      }
+      ++first;
+    });
+    if (reduction.same_as < 0 && next < RowValues::kSlots) reduction.slot = next;
+    ++next;
+  });
+}
+
+/// Calls f(plan) for every RowReducePlan at the top of `plan` (not inside another's operand).
+template <class Plan, class F>
+void for_each_top_reduction(const Plan& plan, F&& f) {
+  if constexpr (is_row_reduce_plan<Plan>::value) {
+    f(plan);
+  } else if constexpr (has_row_reduction<Plan>::value) {
+    apply_pack([&](const auto&... children) { (for_each_top_reduction(children, f), ...); },
+               plan.children);
+  }
+}
+
+}  // namespace detail
+}  // namespace tensorx
