@@ -1,7 +1,8 @@
-// Softmax with cross-entropy on a batch of logits, forward and backward, written as tensorx
-// expressions:
-//   m = max over classes (kept as a column)   e = exp(x - m)   s = sum of e over classes
-//   p = e / s   loss = -sum(y * log(p)) / batch with one-hot labels y   grad = (p - y) / batch
+// Softmax with cross-entropy on a batch of logits, forward and backward, with tensorx's row
+// normalisations (each ONE pass over the logits, its reductions over the classes fused in):
+//   loss = tx::cross_entropy(x, labels)        the mean over rows of logsumexp(row) - row[label]
+//   p = tx::softmax<1>(x)                      exp(x - max) / sum(exp(x - max)), row by row
+//   grad = (p - y) / batch                     with one-hot labels y
 // It runs on the CPU and, in its CUDA build (softmax_cross_entropy.cu compiles this same source
 // as CUDA), on GPU 0 where there is one. Every result is checked against a double reference
 // computed with plain loops here; the program exits non-zero when an error exceeds the tolerance.
@@ -52,14 +53,10 @@ LossAndGradient reference(const tx::Array<float, 2>& x, const tx::Array<std::int
 LossAndGradient with_tensorx(const tx::Array<float, 2>& x,
                              const tx::Array<std::int64_t, 1>& labels) {
   const auto batch = static_cast<float>(x.dims()[0]);
-  tx::Array<float, 2> m = tx::max<1>(x, tx::keepdims);
-  tx::Array<float, 2> e = tx::exp(x - m);
-  tx::Array<float, 2> s = tx::sum<1>(e, tx::keepdims);
-  tx::Array<float, 2> p = e / s;
-  tx::Array<float, 2> y = tx::one_hot(labels, x.dims()[1]);
   tx::Array<float, 0> loss(tx::Dim<0>(), x.place());
-  loss = -tx::sum(y * tx::log(p)) / batch;
-  tx::Array<float, 2> grad = (p - y) / batch;
+  loss = tx::cross_entropy(x, labels);
+  tx::Array<float, 2> p = tx::softmax<1>(x);
+  tx::Array<float, 2> grad = (p - tx::one_hot(labels, x.dims()[1])) / batch;
 
   LossAndGradient result;
   result.loss = loss.item();

@@ -13,11 +13,11 @@
 
 namespace tensorx {
 
-/// (x - mean) / sqrt(var + eps) * gamma + beta along Axis, mean and biased variance over Axis
+/// (x - mean) / sqrt(var + eps) * gamma + beta along Axis (eps converted to x's element type), mean and biased variance over Axis
 /// (PyTorch's layer_norm over the last axis when Axis is -1). gamma and beta broadcast against
 /// x (typically of the axis' extent); shapes that do not are a ShapeError naming them.
 template <int Axis, class E, class G, class B>
-auto layer_norm(const E& x, const G& gamma, const B& beta, typename E::value_type eps) {
+auto layer_norm(const E& x, const G& gamma, const B& beta, double eps) {
   detail::check_normalizable<E>();
   const auto mean_of_x = mean<Axis>(x, keepdims);
   return (x - mean_of_x) * rsqrt(var<Axis>(x, keepdims) + eps) * gamma + beta;
@@ -26,7 +26,7 @@ auto layer_norm(const E& x, const G& gamma, const B& beta, typename E::value_typ
 /// x / sqrt(mean(x^2) + eps) * gamma along Axis (root-mean-square normalisation); gamma
 /// broadcasts as for layer_norm.
 template <int Axis, class E, class G>
-auto rms_norm(const E& x, const G& gamma, typename E::value_type eps) {
+auto rms_norm(const E& x, const G& gamma, double eps) {
   detail::check_normalizable<E>();
   return x * rsqrt(mean<Axis>(square(x), keepdims) + eps) * gamma;
 }

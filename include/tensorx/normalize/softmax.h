@@ -47,8 +47,8 @@ auto row_max(const E& x) {
 /// m where it is finite, else 0: the shift of logsumexp, which keeps rows of infinities exact.
 template <class M>
 auto finite_or_zero(const M& m) {
-  using T = typename M::value_type;
-  return where(abs(m) < std::numeric_limits<T>::infinity(), m, T(0));
+  // Numbers as double: a scalar takes the expression's element type, float16 and bfloat16 too.
+  return where(abs(m) < std::numeric_limits<double>::infinity(), m, 0.0);
 }
 
 }  // namespace detail

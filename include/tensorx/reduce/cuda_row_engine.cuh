@@ -3,9 +3,15 @@
 // ones to a whole block. The team computes each fused reduction together (each thread a strided
 // share of the row, then a butterfly of warp shuffles, and for a block one exchange through
 // shared memory), every thread ending with the same value, innermost reductions first; then it
-// writes the row (or, for a per-row pass, its one result). The re-reads of a row after its first
-// are served by L1 and L2. The order of every combination is fixed by the row length and the
-// team, so results repeat bitwise for a given shape and device.
+// writes the row (or, for a per-row pass, its one result). The order of every combination is fixed
+// by the row length and the team, so results repeat bitwise for a given shape and device.
+//
+// Staging: before a team reduces a row, it copies the row of every array that a reduction reads
+// (and that varies along the row) into its share of dynamic shared memory, with 16-byte loads
+// where the row is aligned, and points the plan's leaves there; the reductions and the output
+// then read the row on chip, so that the pass reads each operand from DRAM once. A row whose
+// operands outgrow kStagedBytesPerBlock is read from global memory by every sweep instead (L1
+// and L2 serve the re-reads).
 //
 // Few very long rows would leave most of the device idle with a team per row: those take the
 // materialising route instead (a reduction kernel per reduction, then one element-wise pass; see
@@ -20,6 +26,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "tensorx/array/array.h"
 #include "tensorx/core/cuda_check.h"
@@ -91,6 +98,153 @@ __device__ A team_combine(A value) {
   return value;
 }
 
+/// Shared memory a block may stage rows in: a 16384-float row per block leaves room for three
+/// blocks per multiprocessor of an H100, rows of 8192 floats for seven.
+constexpr std::size_t kStagedBytesPerBlock = 64 * 1024;
+
+/// Bytes of shared memory one row of `length` elements of T takes, a multiple of 16.
+template <class T>
+TENSORX_HOST_DEVICE constexpr std::size_t staged_row_bytes(index_t length) {
+  return (static_cast<std::size_t>(length) * sizeof(T) + 15) / 16 * 16;
+}
+
+/// Copies one row (`length` elements, `stride` apart from `source`) into `staged` (16-byte
+/// aligned), the team's threads taking every team-size-th element, or 16-byte block.
+template <bool kWarp, class T>
+__device__ void stage_row(T* staged, const T* source, index_t stride, index_t length) {
+  using Team = RowTeam<kWarp>;
+  constexpr int V = 16 / sizeof(T) > 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+  index_t j = 0;
+  if (stride == 1 && reinterpret_cast<std::uintptr_t>(source) % 16 == 0 && V > 1) {
+    const index_t blocks = length / V;
+    // Four blocks loaded before any is stored: four 16-byte loads in flight per thread.
+    constexpr int kUnroll = 4;
+    index_t b = Team::rank();
+    for (; b + (kUnroll - 1) * Team::size() < blocks; b += kUnroll * Team::size()) {
+      LaneBlock<T, V> loaded[kUnroll];
+      TENSORX_UNROLL
+      for (int u = 0; u < kUnroll; ++u) loaded[u] = load_block<T, V>(source + (b + u * Team::size()) * V);
+      TENSORX_UNROLL
+      for (int u = 0; u < kUnroll; ++u) {
+        *reinterpret_cast<LaneBlock<T, V>*>(staged + (b + u * Team::size()) * V) = loaded[u];
+      }
+    }
+    for (; b < blocks; b += Team::size()) {
+      *reinterpret_cast<LaneBlock<T, V>*>(staged + b * V) = load_block<T, V>(source + b * V);
+    }
+    j = blocks * V;
+  }
+  for (j += Team::rank(); j < length; j += Team::size()) staged[j] = source[j * stride];
+}
+
+/// Waits for every thread of the team.
+template <bool kWarp>
+__device__ TENSORX_FORCE_INLINE void team_sync() {
+  if constexpr (kWarp) {
+    __syncwarp();
+  } else {
+    __syncthreads();
+  }
+}
+
+/// The rows a team has staged, and the part of shared memory they take.
+template <bool kWarp>
+class RowStage {
+ public:
+  __device__ RowStage(unsigned char* memory, std::size_t capacity)
+      : memory_(memory), capacity_(capacity) {}
+
+  /// Points `leaf` at its row in shared memory (elements `start` .. along the last axis): the
+  /// staged copy of the same row if there is one, else a new one where `allocate` and it fits.
+  template <class T, int M>
+  __device__ void operator()(LeafPlan<T, M>& leaf, const Dim<M>& start, index_t length,
+                             bool allocate) {
+    const index_t stride = leaf.strides.at(M - 1);
+    if (length <= 0 || stride == 0) return;  // no row, or one value for the whole row
+    const T* source = leaf.data + linearize(start, leaf.strides);
+    const T* staged = nullptr;
+    for (int e = 0; e < count_; ++e) {
+      if (rows_[e].source == source && rows_[e].length == length &&
+          rows_[e].stride == stride) {
+        staged = static_cast<const T*>(rows_[e].staged);
+      }
+    }
+    if (staged == nullptr) {
+      const std::size_t bytes = staged_row_bytes<T>(length);
+      if (!allocate || count_ == kRows || used_ + bytes > capacity_) return;
+      T* copy = reinterpret_cast<T*>(memory_ + used_);
+      stage_row<kWarp>(copy, source, stride, length);
+      rows_[count_++] = {source, copy, length, stride};
+      used_ += bytes;
+      staged = copy;
+    }
+    leaf.data = staged;
+    leaf.strides = Dim<M>();
+    leaf.strides.at(M - 1) = 1;
+  }
+
+ private:
+  struct StagedRow {
+    const void* source;
+    const void* staged;
+    index_t length;
+    index_t stride;
+  };
+  static constexpr int kRows = 8;
+  unsigned char* memory_;
+  std::size_t capacity_;
+  std::size_t used_ = 0;
+  StagedRow rows_[kRows];
+  int count_ = 0;
+};
+
+/// A staging pass over the leaves of a plan: the rows reductions read are copied (`allocate`),
+/// then the leaves of the output that read the same rows are pointed at the copies.
+template <bool kWarp, bool kAllocate>
+struct StageLeaves {
+  RowStage<kWarp>& stage;
+
+  template <class T, int M>
+  __device__ void operator()(LeafPlan<T, M>& leaf, const Dim<M>& start, index_t length,
+                             bool in_reduction) {
+    stage(leaf, start, length, kAllocate && in_reduction);
+  }
+};
+
+/// Counts the shared memory a team needs to stage its rows: every distinct row that a
+/// reduction reads, once per array, length and strides (an upper bound of what a team stages for
+/// any row: leaves equal in all three read equal rows).
+struct StagedBytesCounter {
+  struct Row {
+    const void* data;
+    index_t length;
+    std::vector<index_t> strides;
+  };
+  std::vector<Row> rows;
+  std::size_t bytes = 0;
+
+  template <class T, int M>
+  void operator()(LeafPlan<T, M>& leaf, const Dim<M>&, index_t length, bool in_reduction) {
+    if (!in_reduction || length <= 0 || leaf.strides.at(M - 1) == 0) return;
+    std::vector<index_t> strides(M);
+    for (int d = 0; d < M; ++d) strides[static_cast<std::size_t>(d)] = leaf.strides.at(d);
+    for (const Row& row : rows) {
+      if (row.data == leaf.data && row.length == length && row.strides == strides) return;
+    }
+    rows.push_back({leaf.data, length, strides});
+    bytes += staged_row_bytes<T>(length);
+  }
+};
+
+/// Shared memory each team needs to stage the rows of `plan` (rank-N enclosing space).
+template <class Plan, int N>
+std::size_t staged_bytes_per_team(const Plan& plan) {
+  StagedBytesCounter counter;
+  Plan copy = plan;
+  for_each_row_leaf<false>(copy, Dim<N>(), 0, counter);
+  return counter.bytes;
+}
+
 /// Computes the fused reductions of the row a team owns, together (see the file comment).
 template <bool kWarp>
 class TeamRowReducer {
@@ -134,16 +288,31 @@ class TeamRowReducer {
 
 /// The fused pass: with kRows, each team writes rows of dst of `length` elements (`items` rows,
 /// `extent` dst's extent with the last axis 1); otherwise each team writes one element of dst
-/// (`items` elements, `extent` dst's extent), computed from the rows its reductions reduce.
+/// (`items` elements, `extent` dst's extent), computed from the rows its reductions reduce. Each
+/// team stages its rows in `staged_bytes` of dynamic shared memory (none where 0).
 template <bool kRows, bool kWarp, class Saver, class T, int N, class Plan>
 __global__ void __launch_bounds__(kCudaThreads)
     fused_rows_kernel(T* dst, Dim<N> dst_strides, Dim<N> extent, index_t items, index_t length,
-                      Plan plan) {
+                      Plan plan, std::size_t staged_bytes) {
   using Team = RowTeam<kWarp>;
+  extern __shared__ __align__(16) unsigned char staged_rows[];
+  unsigned char* const team_memory =
+      staged_rows + (kWarp ? threadIdx.x / kWarpSize : 0) * staged_bytes;
+  const index_t row_length = kRows ? length : 0;  // the output's own row, if it has one
   for (index_t item = Team::first(); item < items; item += Team::count()) {
     const Dim<N> index = delinearize(item, extent);
+    Plan row_plan = plan;
+    if (staged_bytes > 0) {
+      team_sync<kWarp>();  // every thread is done with the previous row's copies
+      RowStage<kWarp> stage(team_memory, staged_bytes);
+      StageLeaves<kWarp, true> copy{stage};
+      for_each_row_leaf<false>(row_plan, index, row_length, copy);
+      StageLeaves<kWarp, false> point{stage};
+      for_each_row_leaf<false>(row_plan, index, row_length, point);
+      team_sync<kWarp>();  // the copies are complete
+    }
     TeamRowReducer<kWarp> reducer;
-    const auto& bound = bind_rows(plan, index, reducer);
+    const auto& bound = bind_rows(row_plan, index, reducer);
     if constexpr (kRows) {
       T* const row = dst + linearize(index, dst_strides);
       Dim<N> at = index;
@@ -160,15 +329,30 @@ __global__ void __launch_bounds__(kCudaThreads)
 
 template <bool kRows, bool kWarp, class Saver, class T, int N, class Plan>
 void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items,
-                       index_t length, const Plan& plan, StreamHandle stream) {
+                       index_t length, const Plan& plan, StreamHandle stream, bool stage) {
   const auto kernel = fused_rows_kernel<kRows, kWarp, Saver, T, N, Plan>;
-  static const int resident = resident_blocks(reinterpret_cast<const void*>(kernel));
-  const index_t wave = index_t{multiprocessor_count(device_of(dst.place()))} * resident;
+  const void* entry = reinterpret_cast<const void*>(kernel);
   constexpr index_t kTeams = RowTeam<kWarp>::kTeamsPerBlock;
+  // Rows that do not fit are read from global memory by every sweep.
+  std::size_t team_bytes = stage ? staged_bytes_per_team<Plan, N>(plan) : 0;
+  if (team_bytes * kTeams > kStagedBytesPerBlock) team_bytes = 0;
+  const std::size_t block_bytes = team_bytes * kTeams;
+  static const int unstaged_resident = [&] {
+    TENSORX_CUDA_CHECK(cudaFuncSetAttribute(
+        entry, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kStagedBytesPerBlock)));
+    return resident_blocks(entry);
+  }();
+  int resident = unstaged_resident;
+  if (block_bytes > 0) {
+    TENSORX_CUDA_CHECK(::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, entry,
+                                                                       kCudaThreads, block_bytes));
+    resident = std::max(resident, 1);
+  }
+  const index_t wave = index_t{multiprocessor_count(device_of(dst.place()))} * resident;
   const auto blocks =
       static_cast<unsigned>(std::max<index_t>(1, std::min((items + kTeams - 1) / kTeams, wave)));
-  kernel<<<blocks, kCudaThreads, 0, stream>>>(dst.data(), dst.strides(), extent, items, length,
-                                              plan);
+  kernel<<<blocks, kCudaThreads, block_bytes, stream>>>(dst.data(), dst.strides(), extent, items,
+                                                        length, plan, team_bytes);
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -196,10 +380,13 @@ void run_fused_gpu(CudaTranslationUnit, std::bool_constant<kRows>, Saver, const 
   const index_t items = product(extent);
   const index_t reduced = kRows ? std::max(length, longest_reduced_row(plan))
                                 : longest_reduced_row(plan);
-  if (reduced <= kWarpRowLength) {
-    launch_fused_rows<kRows, true, Saver>(dst, extent, items, length, plan, stream);
+  const RowGpuMode mode = forced_row_gpu_mode;
+  const bool warp = mode == RowGpuMode::kWarp || (mode == RowGpuMode::kAuto && reduced <= kWarpRowLength);
+  const bool stage = mode != RowGpuMode::kBlockGlobal;
+  if (warp) {
+    launch_fused_rows<kRows, true, Saver>(dst, extent, items, length, plan, stream, stage);
   } else {
-    launch_fused_rows<kRows, false, Saver>(dst, extent, items, length, plan, stream);
+    launch_fused_rows<kRows, false, Saver>(dst, extent, items, length, plan, stream, stage);
   }
 }
 

@@ -121,6 +121,20 @@ constexpr RowRole top_role(RowFusion kind) {
   return kind == RowFusion::kRows ? RowRole::kRows : RowRole::kFinal;
 }
 
+/// How a GPU pass with fused reductions runs (cuda_row_engine.cuh). kAuto lets the pass choose
+/// from the shape; the others force one way, so that tests can run each on small shapes.
+enum class RowGpuMode {
+  kAuto,          ///< chosen from the row length, row count and shared memory (the default)
+  kWarp,          ///< a warp per row, rows staged in shared memory where they fit
+  kBlock,         ///< a block per row, rows staged where they fit
+  kBlockGlobal,   ///< a block per row, rows read from global memory by every sweep
+  kMaterialising  ///< the reductions materialised first, then one element-wise pass
+};
+
+/// The mode of every GPU pass with fused reductions from now on: kAuto unless a test forces one.
+/// Not thread-safe: set it only where no other thread assigns.
+inline RowGpuMode forced_row_gpu_mode = RowGpuMode::kAuto;
+
 // ---------------------------------------------------------------------------------------------
 // Prepare: everything that cannot fuse is materialised as by prepare(); fused reductions stay.
 
@@ -404,8 +418,9 @@ bool same_plan(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& a,
 }
 
 /// Calls f(child) for every child of an element-wise plan, as a reference that may change it.
+TENSORX_EXEC_CHECK_DISABLE
 template <class R, class F, std::size_t... I, class... Children, class G>
-void for_each_child(MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan, G&& g) {
+TENSORX_HOST_DEVICE void for_each_child(MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan, G&& g) {
   (g(static_cast<PackSlot<I, Children>&>(plan.children).value), ...);
 }
 
@@ -441,6 +456,35 @@ void number_row_reductions(Plan& plan) {
     if (reduction.same_as < 0 && next < RowValues::kSlots) reduction.slot = next;
     ++next;
   });
+}
+
+template <class Plan>
+struct is_map_plan : std::false_type {};
+template <class R, class F, std::size_t... I, class... Children>
+struct is_map_plan<MapPlanOver<R, F, std::index_sequence<I...>, Children...>> : std::true_type {};
+
+template <class Plan>
+struct is_leaf_plan : std::false_type {};
+template <class T, int N>
+struct is_leaf_plan<LeafPlan<T, N>> : std::true_type {};
+
+/// Calls f(leaf, start, length, in_reduction) for every array leaf of `plan` (which may change
+/// it), with the first index of the row it reads for the enclosing index `index` (of a row
+/// start), the row's length (0 for leaves of a per-row pass's results, which read no row), and
+/// whether a reduction reads it (then the pass reads it more than once).
+TENSORX_EXEC_CHECK_DISABLE
+template <bool kInReduction, class Plan, int S, class F>
+TENSORX_HOST_DEVICE void for_each_row_leaf(Plan& plan, const Dim<S>& index, index_t length,
+                                           F& f) {
+  if constexpr (is_leaf_plan<Plan>::value) {
+    if constexpr (S > 0) f(plan, index, length, kInReduction);
+  } else if constexpr (is_row_reduce_plan<Plan>::value) {
+    for_each_row_leaf<true>(plan.operand, plan.row_start(index), plan.length, f);
+  } else if constexpr (is_map_plan<Plan>::value) {
+    for_each_child(plan, [&](auto& child) {
+      for_each_row_leaf<kInReduction>(child, index, length, f);
+    });
+  }
 }
 
 /// Calls f(plan) for every RowReducePlan at the top of `plan` (not inside another's operand).

@@ -64,7 +64,9 @@ void write_fused_rows(const E& e, const Array<T, N>& dst, Materialising&& materi
         rows /= dst.dims().at(N - 1);
         length = std::max(length, dst.dims().at(N - 1));
       }
-      if (!fused_pass_fills_device(rows, length, device_of(place))) {
+      const RowGpuMode mode = forced_row_gpu_mode;
+      if (mode == RowGpuMode::kMaterialising ||
+          (mode == RowGpuMode::kAuto && !fused_pass_fills_device(rows, length, device_of(place)))) {
         materialising();
         return;
       }

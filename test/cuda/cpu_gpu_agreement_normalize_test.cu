@@ -1,0 +1,160 @@
+// The CPU and the GPU agree on every row-local pass (reduce/row_fusion.h): the library
+// normalisations and a user-written softmax and layer norm, on row lengths that take each GPU
+// mode (a warp per row, a block per row with rows staged in shared memory or read from global
+// memory, the materialising route), every mode also forced on small shapes; and the GPU repeats
+// its own results bit for bit. Sums differ between the engines by their summation orders only:
+// a few units of roundoff per level of a tree over the row, relative to the result's magnitude
+// (softmax's outputs and the normalised values are of order 1).
+#include <cmath>
+#include <string>
+
+#include <boost/mpl/list.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <tensorx/tensorx.h>
+
+#include "cuda/cpu_gpu_agreement_reduce.h"
+#include "support/cuda_test.h"
+
+namespace tx = tensorx;
+using tx::index_t;
+using tx::testing::agreement::check_against_cpu;
+using tx::testing::agreement::check_build;
+using tx::testing::agreement::mirror_on_gpu;
+using tx::testing::agreement::random_array;
+using tx::testing::agreement::Tolerance;
+
+namespace {
+
+using Mode = tx::detail::RowGpuMode;
+
+/// Forces a GPU mode for the scope of a case, and restores the default.
+struct ForcedMode {
+  explicit ForcedMode(Mode mode) { tx::detail::forced_row_gpu_mode = mode; }
+  ~ForcedMode() { tx::detail::forced_row_gpu_mode = Mode::kAuto; }
+  ForcedMode(const ForcedMode&) = delete;
+  ForcedMode& operator=(const ForcedMode&) = delete;
+};
+
+const char* mode_name(Mode mode) {
+  switch (mode) {
+    case Mode::kAuto:
+      return "auto";
+    case Mode::kWarp:
+      return "warp";
+    case Mode::kBlock:
+      return "block";
+    case Mode::kBlockGlobal:
+      return "block, global";
+    case Mode::kMaterialising:
+      return "materialising";
+  }
+  return "?";
+}
+
+/// Roundoff allowed for a row of `length`: a few units per level of a summation tree.
+template <class T>
+Tolerance normalisation_tolerance(index_t length) {
+  const double levels = std::log2(static_cast<double>(length) + 2.0);
+  return {8.0 + 4.0 * levels, 1.0};
+}
+
+/// Every normalisation of x (rows, length) on the CPU and the GPU, compared.
+template <class T>
+void check_normalisations(const tx::Dim<2>& dims, Mode mode, std::mt19937_64& rng) {
+  const ForcedMode forced(mode);
+  const std::string shape = tx::testing::agreement::shape_name(dims) + " (" + mode_name(mode) + ")";
+  const auto x = random_array<T>(dims, rng, -4, 4);
+  const auto gamma = random_array<T>(tx::make_dim(dims[1]), rng, 0.5, 1.5);
+  const auto beta = random_array<T>(tx::make_dim(dims[1]), rng, -1, 1);
+  const Tolerance tolerance = normalisation_tolerance<T>(dims[1]);
+  check_build("softmax " + shape, tolerance, [](const auto& a) { return tx::softmax<1>(a); }, x);
+  check_build("log_softmax " + shape, tolerance,
+              [](const auto& a) { return tx::log_softmax<1>(a); }, x);
+  check_build("logsumexp " + shape, tolerance, [](const auto& a) { return tx::logsumexp<1>(a); },
+              x);
+  check_build("layer_norm " + shape, tolerance,
+              [](const auto& a, const auto& g, const auto& b) {
+                return tx::layer_norm<1>(a, g, b, T(1e-5f));
+              },
+              x, gamma, beta);
+  check_build("rms_norm " + shape, tolerance,
+              [](const auto& a, const auto& g) { return tx::rms_norm<1>(a, g, T(1e-6f)); }, x,
+              gamma);
+  if (dims[1] > 0) {  // tx::max of an empty row is an error
+    check_build("user softmax " + shape, tolerance,
+                [](const auto& a) {
+                  return tx::exp(a - tx::max<1>(a, tx::keepdims)) /
+                         tx::sum<1>(tx::exp(a - tx::max<1>(a, tx::keepdims)), tx::keepdims);
+                },
+                x);
+  }
+  check_build("var " + shape, tolerance, [](const auto& a) { return tx::var<1>(a); }, x);
+}
+
+using Types = boost::mpl::list<float, tx::bfloat16>;
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cpu_gpu_agreement_normalisations, *tx::testing::needs_cuda())
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_row_length_in_the_automatic_mode, T, Types) {
+  std::mt19937_64 rng(3101);
+  for (const index_t length : {1, 31, 32, 33, 1000, 1024, 1025, 4097, 8192, 20000}) {
+    for (const index_t rows : {1, 7, 300}) {
+      check_normalisations<T>(tx::make_dim(rows, length), Mode::kAuto, rng);
+    }
+  }
+  // Few long rows take the materialising route.
+  check_normalisations<T>(tx::make_dim(2, 100000), Mode::kAuto, rng);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_mode_forced_on_small_shapes, T, Types) {
+  std::mt19937_64 rng(3102);
+  for (const Mode mode :
+       {Mode::kWarp, Mode::kBlock, Mode::kBlockGlobal, Mode::kMaterialising}) {
+    for (const auto& dims : {tx::make_dim(1, 1), tx::make_dim(5, 3), tx::make_dim(9, 33),
+                             tx::make_dim(3, 1500), tx::make_dim(0, 7), tx::make_dim(4, 0)}) {
+      check_normalisations<T>(dims, mode, rng);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(strided_transposed_and_in_place_operands) {
+  std::mt19937_64 rng(3103);
+  const auto square = random_array<float>(tx::make_dim(65, 65), rng, -3, 3);
+  const Tolerance tolerance = normalisation_tolerance<float>(65);
+  check_build("softmax of a transpose", tolerance,
+              [](const auto& a) { return tx::softmax<1>(tx::transpose(a)); }, square);
+  check_build("softmax of every other column", tolerance,
+              [](const auto& a) { return tx::softmax<1>(tx::slice(a, 1, 0, 64)); }, square);
+  // In place: each row is read whole before it is written.
+  tx::Array<float, 2> cpu = tx::to(square, tx::CpuPlace());
+  tx::Array<float, 2> gpu = mirror_on_gpu(square);
+  cpu = tx::softmax<1>(cpu);
+  gpu = tx::softmax<1>(gpu);
+  check_against_cpu("softmax in place", cpu, gpu, tolerance);
+}
+
+BOOST_AUTO_TEST_CASE(the_gpu_repeats_its_results_bit_for_bit) {
+  std::mt19937_64 rng(3104);
+  for (const index_t length : {100, 3000, 20000}) {
+    const auto x = mirror_on_gpu(random_array<float>(tx::make_dim(50, length), rng, -4, 4));
+    tx::Array<float, 2> first = tx::softmax<1>(x), second = tx::softmax<1>(x);
+    check_against_cpu("softmax twice", tx::to(first, tx::CpuPlace()), second,
+                      tx::testing::agreement::kBitwise);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(one_kernel_per_assignment) {
+  std::mt19937_64 rng(3105);
+  const auto x = mirror_on_gpu(random_array<float>(tx::make_dim(300, 1000), rng, -4, 4));
+  const auto gamma = mirror_on_gpu(random_array<float>(tx::make_dim(1000), rng, 0.5, 1.5));
+  tx::Array<float, 2> y(x.dims(), x.place());
+  auto before = tx::stats::passes();
+  y = tx::softmax<1>(x);
+  y = tx::rms_norm<1>(x, gamma, 1e-6f);
+  BOOST_TEST(tx::stats::passes() - before == 2u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
