@@ -1,16 +1,20 @@
 // The CPU half of row-local fusion (row_fusion.h): ONE pass in which threads take whole rows. For
 // each row the fused reductions are computed first, innermost first, each by the SIMD row loop of
 // the reductions (cpu_reduce_rows.h) over the row while it stays in cache; then the row is written
-// by the element-wise engine's SIMD row loop (cpu_engine.h), the reductions now constants.
+// by the element-wise engine's SIMD row loop (cpu_engine.h), the reductions now constants. An
+// element-wise part that a reduction and the output share (softmax's exp(x - max)) is computed
+// once per element: cpu_row_stash.h.
 #pragma once
 
 #include <type_traits>
+#include <vector>
 
 #include "tensorx/array/array.h"
 #include "tensorx/core/stats.h"
 #include "tensorx/engine/cpu_engine.h"
 #include "tensorx/engine/parallel_for.h"
 #include "tensorx/reduce/cpu_reduce_rows.h"
+#include "tensorx/reduce/cpu_row_stash.h"
 #include "tensorx/reduce/row_fusion.h"
 
 namespace tensorx {
@@ -20,10 +24,15 @@ TENSORX_ENGINE_NAMESPACE_BEGIN
 
 /// Computes the fused reductions of one row (or of one result of a per-row pass) on the CPU,
 /// each once (row_value). One reducer per row. TU keeps the SIMD (g++) and scalar (nvcc host)
-/// instantiations distinct symbols.
-template <class TU>
+/// instantiations distinct symbols. With a stash (cpu_row_stash.h: Part not void), the reduction
+/// in slot `filling_slot` also writes the values of its operand, of type Part, into `buffer`.
+template <class TU, class Part = void>
 class CpuRowReducer {
  public:
+  CpuRowReducer() = default;
+  template <class C>
+  CpuRowReducer(C* buffer, int filling_slot) : buffer_(buffer), filling_slot_(filling_slot) {}
+
   template <class Op, class C, class OperandPlan, bool kExtraAxis, int M>
   RowConstPlan<C> reduce(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& plan,
                          const Dim<M>& start) {
@@ -31,14 +40,29 @@ class CpuRowReducer {
       if (plan.length == 0) return Op::finalize(Op::template identity<C>(), 0);
       const auto& bound = bind_rows(plan.operand, start, *this);
       constexpr bool kSimd = plan_vectorizable<std::decay_t<decltype(bound)>, C>();
-      return Op::finalize(
-          reduce_row<Op, C, kSimd>(row_of(bound, start), 0, plan.length, plan.unit_inner),
-          plan.length);
+      const auto row = row_of(bound, start);
+      if constexpr (std::is_same_v<OperandPlan, Part>) {
+        if (plan.slot >= 0 && plan.slot == filling_slot_) {
+          filled_ = true;
+          using P = typename Part::result_type;
+          const StoringRow<decltype(row), P> storing{row, static_cast<P*>(buffer_)};
+          return Op::finalize(reduce_row<Op, C, kSimd>(storing, 0, plan.length, plan.unit_inner),
+                              plan.length);
+        }
+      }
+      return Op::finalize(reduce_row<Op, C, kSimd>(row, 0, plan.length, plan.unit_inner),
+                          plan.length);
     });
   }
 
+  /// True once a reduction of this row has filled the buffer.
+  bool filled() const { return filled_; }
+
  private:
   RowValues values_;
+  void* buffer_ = nullptr;
+  int filling_slot_ = -1;
+  bool filled_ = false;
 };
 
 /// Writes one computed value through the saver.
@@ -57,6 +81,50 @@ index_t row_pass_work(const Plan& plan, index_t elements, index_t items) {
   return work;
 }
 
+/// The rows pass with a stash (cpu_row_stash.h): per row, the reductions (one of them filling the
+/// row buffer with the stashed part, or a sweep of its own doing it), then the row from the
+/// buffer and the rest of the output. `facts` and `rows_extent` as for run_rows_cpu.
+template <class Saver, class TU, class Part, class T, int N, class Plan>
+void run_stashed_rows_cpu(const Array<T, N>& dst, const Plan& plan,
+                          const StashSource<Part>& source, const LayoutFacts<N>& facts,
+                          const Dim<N>& rows_extent) {
+  using C = compute_t<T>;
+  using P = typename Part::result_type;
+  using Reducer = CpuRowReducer<TU, Part>;
+  const index_t length = dst.dims().at(N - 1);
+  const index_t rows = product(rows_extent);
+  using Bound = std::decay_t<decltype(bind_rows(with_buffer<Part>(plan, static_cast<const P*>(nullptr)),
+                                                Dim<N>(), std::declval<Reducer&>()))>;
+  constexpr bool kVectorizable = plan_vectorizable<Bound, C>() && Saver::template vectorizes<C> &&
+                                 dst_storage_vectorizable<T, C>();
+  using BoundPart =
+      std::decay_t<decltype(bind_rows(*source.part, Dim<N>(), std::declval<Reducer&>()))>;
+  constexpr bool kPartVectorizable = plan_vectorizable<BoundPart, P>();
+  LayoutFacts<N> part_facts;
+  source.part->visit_leaves(
+      [&](const void*, const Dim<N>& strides, std::size_t) { part_facts.add(dst.dims(), strides); });
+  const bool simd = facts.unit_inner;
+  parallel_for(rows, chunk_items_for(rows, row_pass_work(plan, dst.numel(), rows)),
+               [&](index_t begin, index_t end) {
+                 std::vector<P> buffer(static_cast<std::size_t>(length));
+                 const auto output = with_buffer<Part>(plan, static_cast<const P*>(buffer.data()));
+                 Dim<N> start = delinearize(begin, rows_extent);
+                 for (index_t row = begin; row < end; ++row) {
+                   Reducer reducer(buffer.data(), source.filling_slot);
+                   const auto& bound = bind_rows(output, start, reducer);
+                   if (!reducer.filled()) {
+                     const auto& part = bind_rows(*source.part, start, reducer);
+                     run_row<kPartVectorizable, saver::write>(buffer.data(), 1, row_of(part, start),
+                                                              0, length, part_facts.unit_inner);
+                   }
+                   run_row<kVectorizable, Saver>(dst.data() + linearize(start, dst.strides()),
+                                                 dst.strides().at(N - 1), row_of(bound, start), 0,
+                                                 length, simd);
+                   next_index(start, rows_extent, N - 1);
+                 }
+               });
+}
+
 /// The rows pass: dst (rank N >= 1, not empty) row by row, each row's reductions first.
 template <class Saver, class TU, class T, int N, class Plan>
 void run_rows_cpu(const Array<T, N>& dst, const Plan& plan) {
@@ -71,6 +139,14 @@ void run_rows_cpu(const Array<T, N>& dst, const Plan& plan) {
   facts.add(dims, dst.strides());
   plan.visit_leaves(
       [&](const void*, const Dim<N>& strides, std::size_t) { facts.add(dims, strides); });
+  using Part = stash_part_t<Plan>;
+  if constexpr (!std::is_void_v<Part>) {
+    const auto source = find_stash_source<Part>(plan, length);
+    if (source.usable) {
+      run_stashed_rows_cpu<Saver, TU>(dst, plan, source, facts, rows_extent);
+      return;
+    }
+  }
   using C = compute_t<T>;
   using Bound =
       std::decay_t<decltype(bind_rows(plan, Dim<N>(), std::declval<CpuRowReducer<TU>&>()))>;
@@ -104,7 +180,7 @@ void run_per_row_cpu(const Array<T, N>& dst, const Plan& plan) {
                    const auto& bound = bind_rows(plan, index, reducer);
                    save_value<Saver>(dst.data() + linearize(index, dst.strides()),
                                      bound.at(index));
-                   next_index(index, dst.dims(), N - 1);
+                   if constexpr (N > 0) next_index(index, dst.dims(), N - 1);  // else one element
                  }
                });
 }

@@ -328,6 +328,11 @@ auto make_fused_plan(const E& e, const Dim<S>& space) {
 struct RowValues {
   static constexpr int kSlots = 16;
   alignas(8) unsigned char bytes[kSlots][8];
+  unsigned computed = 0;  // bit s: slot s holds its value
+
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE bool holds(int slot) const {
+    return slot >= 0 && ((computed >> slot) & 1u) != 0;
+  }
 
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(int slot) const {
@@ -339,19 +344,25 @@ struct RowValues {
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE void set(int slot, const C& value) {
     memcpy(bytes[slot], &value, sizeof(C));
+    computed |= 1u << slot;
   }
 };
 
 /// The value of a reduction already computed for this row, or of `compute()`, kept in its slot
-/// (the engines' reducers call it with their own way of computing).
+/// (the engines' reducers call it with their own way of computing). The slot bits stay below
+/// kSlots: number_row_reductions gives no slot beyond.
 TENSORX_EXEC_CHECK_DISABLE
 template <class Plan, class Compute>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto row_value(const Plan& plan, RowValues& values,
                                                         Compute&& compute) {
   using C = typename Plan::value_type;
-  if (plan.same_as >= 0) return RowConstPlan<C>{values.template get<C>(plan.same_as)};
+  // The value is kept in the slot of the first of the equal reductions; whichever of them the
+  // row reaches first computes it (a part of the output read from a row buffer instead, as
+  // cpu_row_stash.h makes it, is never bound, nor are its reductions).
+  const int slot = plan.same_as >= 0 ? plan.same_as : plan.slot;
+  if (values.holds(slot)) return RowConstPlan<C>{values.template get<C>(slot)};
   const C value = compute();
-  if (plan.slot >= 0) values.set(plan.slot, value);
+  if (slot >= 0) values.set(slot, value);
   return RowConstPlan<C>{value};
 }
 
