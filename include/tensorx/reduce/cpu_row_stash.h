@@ -31,12 +31,14 @@ struct RowBufferPlan {
   template <class B>
   static constexpr bool vectorizable = std::is_same_v<C, typename B::value_type>;
 
+  // Host and device, like every plan's accessors, though only the CPU pass makes it: nvcc
+  // compiles the element-wise plans around it for both.
   template <int N>
-  TENSORX_FORCE_INLINE C at(const Dim<N>& index) const {
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C at(const Dim<N>& index) const {
     return data[index.at(N - 1)];
   }
-  TENSORX_FORCE_INLINE C flat(index_t i) const { return data[i]; }
-  TENSORX_FORCE_INLINE C get(index_t j) const { return data[j]; }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C flat(index_t i) const { return data[i]; }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(index_t j) const { return data[j]; }
   template <class B>
   TENSORX_FORCE_INLINE B batch(index_t j) const {
     return load_batch<B>(data + j);
@@ -168,7 +170,7 @@ struct StoringRow {
   Row row;
   C* buffer;
 
-  TENSORX_FORCE_INLINE C get(index_t j) const {
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(index_t j) const {
     const C value = static_cast<C>(row.get(j));
     buffer[j] = value;
     return value;
