@@ -10,8 +10,8 @@
 // (and that varies along the row) into its share of dynamic shared memory, with 16-byte loads
 // where the row is aligned, and points the plan's leaves there; the reductions and the output
 // then read the row on chip, so that the pass reads each operand from DRAM once. A row whose
-// operands outgrow kStagedBytesPerBlock is read from global memory by every sweep instead (L1
-// and L2 serve the re-reads).
+// operands outgrow staging_budget() is read from global memory by every sweep instead (L1 and
+// L2 serve the re-reads).
 //
 // Few very long rows would leave most of the device idle with a team per row: those take the
 // materialising route instead (a reduction kernel per reduction, then one element-wise pass; see
@@ -23,8 +23,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -98,9 +100,30 @@ __device__ A team_combine(A value) {
   return value;
 }
 
-/// Shared memory a block may stage rows in: a 16384-float row per block leaves room for three
-/// blocks per multiprocessor of an H100, rows of 8192 floats for seven.
-constexpr std::size_t kStagedBytesPerBlock = 64 * 1024;
+/// The most shared memory a block stages rows in: rows of up to 51200 floats stay on chip. A row
+/// re-read from global memory costs more than the occupancy that a large block share gives up:
+/// once rows in flight outgrow L2 (50 MB on an H100: 200 rows of 256 KiB), every sweep goes to
+/// DRAM again. Rows of 8192 floats leave room for seven blocks per multiprocessor of an H100.
+constexpr std::size_t kMaxStagedBytesPerBlock = 200 * 1024;
+
+/// The shared memory a block of the fused kernels may stage rows in on `device`: the device's
+/// opt-in limit per block less the kernels' own (static) use, at most kMaxStagedBytesPerBlock.
+inline std::size_t staging_budget(int device) {
+  static const std::vector<std::size_t> budgets = [] {
+    std::vector<std::size_t> result(static_cast<std::size_t>(cuda::device_count()));
+    for (std::size_t d = 0; d < result.size(); ++d) {
+      int optin = 0;
+      TENSORX_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                                static_cast<int>(d)));
+      constexpr std::size_t kStaticShare = 1024;  // team_combine's exchange, and a margin
+      const auto available = static_cast<std::size_t>(optin);
+      result[d] = std::min(kMaxStagedBytesPerBlock,
+                           available > kStaticShare ? available - kStaticShare : 0);
+    }
+    return result;
+  }();
+  return budgets[static_cast<std::size_t>(device)];
+}
 
 /// Bytes of shared memory one row of `length` elements of T takes, a multiple of 16.
 template <class T>
@@ -334,21 +357,28 @@ void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t ite
   const void* entry = reinterpret_cast<const void*>(kernel);
   constexpr index_t kTeams = RowTeam<kWarp>::kTeamsPerBlock;
   // Rows that do not fit are read from global memory by every sweep.
+  const int device = device_of(dst.place());
+  const std::size_t budget = staging_budget(device);
   std::size_t team_bytes = stage ? staged_bytes_per_team<Plan, N>(plan) : 0;
-  if (team_bytes * kTeams > kStagedBytesPerBlock) team_bytes = 0;
+  if (team_bytes * kTeams > budget) team_bytes = 0;
   const std::size_t block_bytes = team_bytes * kTeams;
-  static const int unstaged_resident = [&] {
-    TENSORX_CUDA_CHECK(cudaFuncSetAttribute(
-        entry, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kStagedBytesPerBlock)));
-    return resident_blocks(entry);
-  }();
+  // The kernel's shared memory limit is raised once per device (setting it again is harmless,
+  // so two threads that both see it unset do no wrong).
+  static const std::unique_ptr<std::atomic<bool>[]> raised(
+      new std::atomic<bool>[static_cast<std::size_t>(cuda::device_count())]());
+  if (!raised[static_cast<std::size_t>(device)].load(std::memory_order_acquire)) {
+    TENSORX_CUDA_CHECK(cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(budget)));
+    raised[static_cast<std::size_t>(device)].store(true, std::memory_order_release);
+  }
+  static const int unstaged_resident = resident_blocks(entry);
   int resident = unstaged_resident;
   if (block_bytes > 0) {
     TENSORX_CUDA_CHECK(::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, entry,
                                                                        kCudaThreads, block_bytes));
     resident = std::max(resident, 1);
   }
-  const index_t wave = index_t{multiprocessor_count(device_of(dst.place()))} * resident;
+  const index_t wave = index_t{multiprocessor_count(device)} * resident;
   const auto blocks =
       static_cast<unsigned>(std::max<index_t>(1, std::min((items + kTeams - 1) / kTeams, wave)));
   kernel<<<blocks, kCudaThreads, block_bytes, stream>>>(dst.data(), dst.strides(), extent, items,
