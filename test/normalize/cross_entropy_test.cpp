@@ -1,0 +1,126 @@
+// tx::cross_entropy(logits, labels) assigned to a rank-0 array: TWO passes (the losses per row in
+// one row-local pass, then their mean), against loops in double, for float and double logits and
+// int32 and int64 labels, rows of every length, strided logits; NaN for no rows. Every label is
+// checked before anything is written: one out of range is an IndexError naming it and its row,
+// and a label count that differs from the row count a ShapeError naming both shapes.
+#include <boost/mpl/list.hpp>
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <utility>
+
+#include <tensorx/tensorx.h>
+
+#include "normalize/normalize_reference.h"
+#include "support/errors.h"
+
+namespace tx = tensorx;
+using tx::testing::random_array;
+using tx::testing::rows_of;
+
+namespace {
+
+/// `count` random labels of type I in [0, classes), on the test place.
+template <class I>
+tx::Array<I, 1> random_labels(tx::index_t count, tx::index_t classes, std::mt19937_64& rng) {
+  tx::Array<I, 1> host(tx::make_dim(count));
+  std::uniform_int_distribution<tx::index_t> label(0, classes - 1);
+  for (tx::index_t r = 0; r < count; ++r) host(r) = static_cast<I>(label(rng));
+  return tx::testing::on_test_place(host);
+}
+
+/// Checks a loss of T against the reference for `rows` rows of `length`: the logsumexp rounding
+/// per row (absolute, so also of the mean), and the mean's own sum (relative).
+template <class T>
+void check_loss(const tx::Array<T, 0>& loss, double expected, tx::index_t rows,
+                tx::index_t length) {
+  const double got = static_cast<double>(tx::testing::on_host(loss).item());
+  const auto tolerance = tx::testing::log_sum_tolerance<T>(length, 16.0);
+  const double relative =
+      tolerance.relative + tx::testing::compute_unit<T>() * tx::testing::sum_growth(rows);
+  const double allowed = relative * std::abs(expected) + tolerance.absolute;
+  BOOST_TEST(std::abs(got - expected) <= allowed,
+             "loss " << got << ", expected " << expected << " within " << allowed);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(normalize_cross_entropy)
+
+using LogitsAndLabels =
+    boost::mpl::list<std::pair<float, std::int32_t>, std::pair<float, std::int64_t>,
+                     std::pair<double, std::int32_t>, std::pair<double, std::int64_t>>;
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(the_mean_loss_of_rows_of_every_length_is_two_passes, Types,
+                              LogitsAndLabels) {
+  using T = typename Types::first_type;
+  using I = typename Types::second_type;
+  auto rng = tx::testing::make_rng(141);
+  for (const tx::index_t length : {1, 31, 33, 1000, 1024, 4097, 8192}) {
+    const tx::index_t rows = 1 + tx::testing::random_row_count(rng, length);
+    BOOST_TEST_CONTEXT(rows << " rows of " << length << " classes") {
+      const auto logits = random_array<T>(tx::make_dim(rows, length), rng, -8.0, 8.0);
+      const auto labels = random_labels<I>(rows, length, rng);
+      auto loss = tx::testing::scalar_on_test_place<T>();
+      const auto before = tx::stats::passes();
+      loss = tx::cross_entropy(logits, labels);
+      BOOST_TEST(tx::stats::passes() - before == 2u, "the losses per row, then their mean");
+      check_loss(loss, tx::testing::reference_cross_entropy(rows_of(logits), rows_of(labels)), rows,
+                 length);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(strided_logits_and_no_rows) {
+  auto rng = tx::testing::make_rng(142);
+  // Columns [2, 12) of a (50, 15) matrix: rows strided by 15.
+  const auto wide = random_array<float>(tx::make_dim(50, 15), rng, -8.0, 8.0);
+  const auto logits = tx::slice(wide, 1, 2, 12);
+  const auto labels = random_labels<std::int64_t>(50, 10, rng);
+  auto loss = tx::testing::scalar_on_test_place<float>();
+  loss = tx::cross_entropy(logits, labels);
+  check_loss(loss, tx::testing::reference_cross_entropy(rows_of(logits), rows_of(labels)), 50, 10);
+
+  const auto none = random_array<float>(tx::make_dim(0, 10), rng);
+  loss = tx::cross_entropy(none, random_labels<std::int64_t>(0, 10, rng));
+  BOOST_TEST(std::isnan(tx::testing::on_host(loss).item()), "the mean over no rows is NaN");
+}
+
+BOOST_AUTO_TEST_CASE(a_label_out_of_range_is_an_index_error_before_any_work) {
+  auto rng = tx::testing::make_rng(143);
+  const auto logits = random_array<float>(tx::make_dim(4, 5), rng);
+  auto loss = tx::testing::scalar_on_test_place<float>();
+  loss = 42.0f;
+  tx::Array<std::int32_t, 1> labels(tx::make_dim(4));
+  labels(0) = 1;
+  labels(1) = 4;
+  labels(2) = 5;  // one past the last class
+  labels(3) = 0;
+  const auto before = tx::stats::passes();
+  BOOST_CHECK_EXCEPTION(loss = tx::cross_entropy(logits, tx::testing::on_test_place(labels)),
+                        tx::IndexError,
+                        tx::testing::message_is("tx::cross_entropy: label 5 of row 2 is out of "
+                                                "range for 5 classes"));
+  labels(2) = 0;
+  labels(3) = -1;
+  BOOST_CHECK_EXCEPTION(loss = tx::cross_entropy(logits, tx::testing::on_test_place(labels)),
+                        tx::IndexError, tx::testing::message_has({"label -1", "row 3"}));
+  BOOST_TEST(tx::stats::passes() == before);
+  BOOST_TEST(tx::testing::on_host(loss).item() == 42.0f, "the destination is unchanged");
+}
+
+BOOST_AUTO_TEST_CASE(a_label_count_other_than_the_row_count_is_a_shape_error) {
+  auto rng = tx::testing::make_rng(144);
+  const auto logits = random_array<float>(tx::make_dim(4, 5), rng);
+  auto loss = tx::testing::scalar_on_test_place<float>();
+  loss = 42.0f;
+  const auto before = tx::stats::passes();
+  BOOST_CHECK_EXCEPTION(loss = tx::cross_entropy(logits, random_labels<std::int64_t>(3, 5, rng)),
+                        tx::ShapeError, tx::testing::message_has({"(4, 5)", "(3)"}));
+  BOOST_TEST(tx::stats::passes() == before);
+  BOOST_TEST(tx::testing::on_host(loss).item() == 42.0f);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
