@@ -169,7 +169,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(special_values_as_pytorch, T, WideFloatTypes) {
                  tx::testing::log_sum_tolerance<T>(length, 8.0));
       check_rows(kept, tx::testing::reference_logsumexp(values),
                  tx::testing::log_sum_tolerance<T>(length, 8.0));
-      const auto hp = tx::testing::on_host(p), hs = tx::testing::on_host(s);
+      const auto hp = tx::testing::on_host(p);
+      const auto hs = tx::testing::on_host(s);
       BOOST_TEST(std::isnan(static_cast<double>(hp(1, 0))), "a row with NaN gives NaN");
       BOOST_TEST(std::isnan(static_cast<double>(hs(1))));
       BOOST_TEST(std::isnan(static_cast<double>(hp(2, 0))), "softmax of -inf only is NaN");
@@ -190,7 +191,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(special_values_as_pytorch, T, WideFloatTypes) {
   BOOST_TEST(p.dims() == tx::make_dim(4, 0));
   s = tx::logsumexp<1>(empty);
   kept = tx::logsumexp<1>(empty, tx::keepdims);
-  const auto hs = tx::testing::on_host(s), hk = tx::testing::on_host(kept);
+  const auto hs = tx::testing::on_host(s);
+  const auto hk = tx::testing::on_host(kept);
   for (int r = 0; r < 4; ++r) {
     BOOST_TEST(static_cast<double>(hs(r)) == -kInf);
     BOOST_TEST(static_cast<double>(hk(r, 0)) == -kInf);

@@ -49,20 +49,35 @@ constexpr index_t kWarpRowLength = 1024;
 
 constexpr int kWarpSize = 32;
 
-/// The threads that own one row: a warp (kWarp) or the whole block.
-template <bool kWarp>
-struct RowTeam {
-  static constexpr int kTeamsPerBlock = kWarp ? kCudaThreads / kWarpSize : 1;
+/// Warps per block: the teams of a launch whose rows a warp each owns.
+constexpr int kWarpsPerBlock = kCudaThreads / kWarpSize;
 
-  __device__ static int size() { return kWarp ? kWarpSize : static_cast<int>(blockDim.x); }
-  __device__ static int rank() {
-    return kWarp ? static_cast<int>(threadIdx.x) % kWarpSize : static_cast<int>(threadIdx.x);
+/// The threads that own one row: a warp, or the whole block. The launch chooses, the same for
+/// every thread, so that one kernel serves both (a kernel per team size doubled what each
+/// expression compiles to).
+struct RowTeam {
+  bool warp;
+
+  __device__ int size() const { return warp ? kWarpSize : static_cast<int>(blockDim.x); }
+  __device__ int rank() const {
+    return warp ? static_cast<int>(threadIdx.x) % kWarpSize : static_cast<int>(threadIdx.x);
   }
-  __device__ static index_t first() {
-    return static_cast<index_t>(blockIdx.x) * kTeamsPerBlock +
-           (kWarp ? static_cast<index_t>(threadIdx.x) / kWarpSize : 0);
+  /// The team's index in the block.
+  __device__ int in_block() const { return warp ? static_cast<int>(threadIdx.x) / kWarpSize : 0; }
+  __device__ index_t first() const {
+    return static_cast<index_t>(blockIdx.x) * (warp ? kWarpsPerBlock : 1) + in_block();
   }
-  __device__ static index_t count() { return static_cast<index_t>(gridDim.x) * kTeamsPerBlock; }
+  __device__ index_t count() const {
+    return static_cast<index_t>(gridDim.x) * (warp ? kWarpsPerBlock : 1);
+  }
+  /// Waits for every thread of the team.
+  __device__ void sync() const {
+    if (warp) {
+      __syncwarp();
+    } else {
+      __syncthreads();
+    }
+  }
 };
 
 /// `value` of the lane `mask` away (lane ^ mask) in the warp, for any value of 4 or 8 bytes.
@@ -81,13 +96,13 @@ __device__ TENSORX_FORCE_INLINE A shuffle_xor(const A& value, int mask) {
 
 /// Every thread's accumulator of the team combined; every thread of the team gets the same
 /// result (the combinations are commutative, so both lanes of a butterfly step agree).
-template <class Op, bool kWarp, class A>
-__device__ A team_combine(A value) {
+template <class Op, class A>
+__device__ A team_combine(A value, RowTeam team) {
   TENSORX_UNROLL
   for (int mask = kWarpSize / 2; mask > 0; mask /= 2) {
     value = Op::combine(value, shuffle_xor(value, mask));
   }
-  if constexpr (!kWarp) {
+  if (!team.warp) {
     __shared__ A warps[kCudaThreads / kWarpSize];
     __syncthreads();  // every thread has read the previous combination's values
     if (threadIdx.x % kWarpSize == 0) warps[threadIdx.x / kWarpSize] = value;
@@ -133,49 +148,38 @@ TENSORX_HOST_DEVICE constexpr std::size_t staged_row_bytes(index_t length) {
 
 /// Copies one row (`length` elements, `stride` apart from `source`) into `staged` (16-byte
 /// aligned), the team's threads taking every team-size-th element, or 16-byte block.
-template <bool kWarp, class T>
-__device__ void stage_row(T* staged, const T* source, index_t stride, index_t length) {
-  using Team = RowTeam<kWarp>;
+template <class T>
+__device__ void stage_row(T* staged, const T* source, index_t stride, index_t length,
+                          RowTeam team) {
   constexpr int V = 16 / sizeof(T) > 0 ? static_cast<int>(16 / sizeof(T)) : 1;
   index_t j = 0;
   if (stride == 1 && reinterpret_cast<std::uintptr_t>(source) % 16 == 0 && V > 1) {
     const index_t blocks = length / V;
     // Four blocks loaded before any is stored: four 16-byte loads in flight per thread.
     constexpr int kUnroll = 4;
-    index_t b = Team::rank();
-    for (; b + (kUnroll - 1) * Team::size() < blocks; b += kUnroll * Team::size()) {
+    index_t b = team.rank();
+    for (; b + (kUnroll - 1) * team.size() < blocks; b += kUnroll * team.size()) {
       LaneBlock<T, V> loaded[kUnroll];
       TENSORX_UNROLL
-      for (int u = 0; u < kUnroll; ++u) loaded[u] = load_block<T, V>(source + (b + u * Team::size()) * V);
+      for (int u = 0; u < kUnroll; ++u) loaded[u] = load_block<T, V>(source + (b + u * team.size()) * V);
       TENSORX_UNROLL
       for (int u = 0; u < kUnroll; ++u) {
-        *reinterpret_cast<LaneBlock<T, V>*>(staged + (b + u * Team::size()) * V) = loaded[u];
+        *reinterpret_cast<LaneBlock<T, V>*>(staged + (b + u * team.size()) * V) = loaded[u];
       }
     }
-    for (; b < blocks; b += Team::size()) {
+    for (; b < blocks; b += team.size()) {
       *reinterpret_cast<LaneBlock<T, V>*>(staged + b * V) = load_block<T, V>(source + b * V);
     }
     j = blocks * V;
   }
-  for (j += Team::rank(); j < length; j += Team::size()) staged[j] = source[j * stride];
-}
-
-/// Waits for every thread of the team.
-template <bool kWarp>
-__device__ TENSORX_FORCE_INLINE void team_sync() {
-  if constexpr (kWarp) {
-    __syncwarp();
-  } else {
-    __syncthreads();
-  }
+  for (j += team.rank(); j < length; j += team.size()) staged[j] = source[j * stride];
 }
 
 /// The rows a team has staged, and the part of shared memory they take.
-template <bool kWarp>
 class RowStage {
  public:
-  __device__ RowStage(unsigned char* memory, std::size_t capacity)
-      : memory_(memory), capacity_(capacity) {}
+  __device__ RowStage(unsigned char* memory, std::size_t capacity, RowTeam team)
+      : memory_(memory), capacity_(capacity), team_(team) {}
 
   /// Points `leaf` at its row in shared memory (elements `start` .. along the last axis): the
   /// staged copy of the same row if there is one, else a new one where `allocate` and it fits.
@@ -196,7 +200,7 @@ class RowStage {
       const std::size_t bytes = staged_row_bytes<T>(length);
       if (!allocate || count_ == kRows || used_ + bytes > capacity_) return;
       T* copy = reinterpret_cast<T*>(memory_ + used_);
-      stage_row<kWarp>(copy, source, stride, length);
+      stage_row(copy, source, stride, length, team_);
       rows_[count_++] = {source, copy, length, stride};
       used_ += bytes;
       staged = copy;
@@ -216,6 +220,7 @@ class RowStage {
   static constexpr int kRows = 8;
   unsigned char* memory_;
   std::size_t capacity_;
+  RowTeam team_;
   std::size_t used_ = 0;
   StagedRow rows_[kRows];
   int count_ = 0;
@@ -223,9 +228,9 @@ class RowStage {
 
 /// A staging pass over the leaves of a plan: the rows reductions read are copied (`allocate`),
 /// then the leaves of the output that read the same rows are pointed at the copies.
-template <bool kWarp, bool kAllocate>
+template <bool kAllocate>
 struct StageLeaves {
-  RowStage<kWarp>& stage;
+  RowStage& stage;
 
   template <class T, int M>
   __device__ void operator()(LeafPlan<T, M>& leaf, const Dim<M>& start, index_t length,
@@ -269,23 +274,23 @@ std::size_t staged_bytes_per_team(const Plan& plan) {
 }
 
 /// Computes the fused reductions of the row a team owns, together (see the file comment).
-template <bool kWarp>
 class TeamRowReducer {
  public:
+  __device__ explicit TeamRowReducer(RowTeam team) : team_(team) {}
+
   template <class Op, class C, class OperandPlan, bool kExtraAxis, int M>
   __device__ RowConstPlan<C> reduce(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& plan,
                                     const Dim<M>& start) {
     return row_value(plan, values_, [&] {
-      using Team = RowTeam<kWarp>;
       const auto& bound = bind_rows(plan.operand, start, *this);
       // Four independent accumulators, so that four loads of the row are in flight at once.
       constexpr int kUnroll = 4;
       C acc[kUnroll];
       TENSORX_UNROLL
       for (int u = 0; u < kUnroll; ++u) acc[u] = Op::template identity<C>();
-      const index_t step = Team::size();
+      const index_t step = team_.size();
       Dim<M> index = start;
-      index_t j = Team::rank();
+      index_t j = team_.rank();
       for (; j + (kUnroll - 1) * step < plan.length; j += kUnroll * step) {
         C values[kUnroll];
         TENSORX_UNROLL
@@ -301,67 +306,69 @@ class TeamRowReducer {
         acc[0] = Op::combine(acc[0], static_cast<C>(bound.at(index)));
       }
       const C mine = Op::combine(Op::combine(acc[0], acc[1]), Op::combine(acc[2], acc[3]));
-      return Op::finalize(team_combine<Op, kWarp>(mine), plan.length);
+      return Op::finalize(team_combine<Op>(mine, team_), plan.length);
     });
   }
 
  private:
+  RowTeam team_;
   RowValues values_;
 };
 
 /// The fused pass: with kRows, each team writes rows of dst of `length` elements (`items` rows,
 /// `extent` dst's extent with the last axis 1); otherwise each team writes one element of dst
-/// (`items` elements, `extent` dst's extent), computed from the rows its reductions reduce. Each
-/// team stages its rows in `staged_bytes` of dynamic shared memory (none where 0).
-template <bool kRows, bool kWarp, class Saver, class T, int N, class Plan>
+/// (`items` elements, `extent` dst's extent), computed from the rows its reductions reduce. A
+/// team is a warp where `warp_teams`, else the block. Each team stages its rows in
+/// `staged_bytes` of dynamic shared memory (none where 0).
+template <bool kRows, class Saver, class T, int N, class Plan>
 __global__ void __launch_bounds__(kCudaThreads)
     fused_rows_kernel(T* dst, Dim<N> dst_strides, Dim<N> extent, index_t items, index_t length,
-                      Plan plan, std::size_t staged_bytes) {
-  using Team = RowTeam<kWarp>;
+                      Plan plan, bool warp_teams, std::size_t staged_bytes) {
+  const RowTeam team{warp_teams};
   extern __shared__ __align__(16) unsigned char staged_rows[];
-  unsigned char* const team_memory =
-      staged_rows + (kWarp ? threadIdx.x / kWarpSize : 0) * staged_bytes;
+  unsigned char* const team_memory = staged_rows + team.in_block() * staged_bytes;
   const index_t row_length = kRows ? length : 0;  // the output's own row, if it has one
-  for (index_t item = Team::first(); item < items; item += Team::count()) {
+  for (index_t item = team.first(); item < items; item += team.count()) {
     const Dim<N> index = delinearize(item, extent);
     Plan row_plan = plan;
     if (staged_bytes > 0) {
-      team_sync<kWarp>();  // every thread is done with the previous row's copies
-      RowStage<kWarp> stage(team_memory, staged_bytes);
-      StageLeaves<kWarp, true> copy{stage};
+      team.sync();  // every thread is done with the previous row's copies
+      RowStage stage(team_memory, staged_bytes, team);
+      StageLeaves<true> copy{stage};
       for_each_row_leaf<false>(row_plan, index, row_length, copy);
-      StageLeaves<kWarp, false> point{stage};
+      StageLeaves<false> point{stage};
       for_each_row_leaf<false>(row_plan, index, row_length, point);
-      team_sync<kWarp>();  // the copies are complete
+      team.sync();  // the copies are complete
     }
-    TeamRowReducer<kWarp> reducer;
+    TeamRowReducer reducer(team);
     const auto& bound = bind_rows(row_plan, index, reducer);
     if constexpr (kRows) {
       T* const row = dst + linearize(index, dst_strides);
       Dim<N> at = index;
-      for (index_t j = Team::rank(); j < length; j += Team::size()) {
+      for (index_t j = team.rank(); j < length; j += team.size()) {
         at.at(N - 1) = j;
         save_element<Saver>(row + j * dst_strides.at(N - 1), bound.at(at));
       }
     } else {
       const auto value = bound.at(index);
-      if (Team::rank() == 0) save_element<Saver>(dst + linearize(index, dst_strides), value);
+      if (team.rank() == 0) save_element<Saver>(dst + linearize(index, dst_strides), value);
     }
   }
 }
 
-template <bool kRows, bool kWarp, class Saver, class T, int N, class Plan>
+template <bool kRows, class Saver, class T, int N, class Plan>
 void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items,
-                       index_t length, const Plan& plan, StreamHandle stream, bool stage) {
-  const auto kernel = fused_rows_kernel<kRows, kWarp, Saver, T, N, Plan>;
+                       index_t length, const Plan& plan, StreamHandle stream, bool warp_teams,
+                       bool stage) {
+  const auto kernel = fused_rows_kernel<kRows, Saver, T, N, Plan>;
   const void* entry = reinterpret_cast<const void*>(kernel);
-  constexpr index_t kTeams = RowTeam<kWarp>::kTeamsPerBlock;
+  const index_t teams = warp_teams ? kWarpsPerBlock : 1;
   // Rows that do not fit are read from global memory by every sweep.
   const int device = device_of(dst.place());
   const std::size_t budget = staging_budget(device);
   std::size_t team_bytes = stage ? staged_bytes_per_team<Plan, N>(plan) : 0;
-  if (team_bytes * kTeams > budget) team_bytes = 0;
-  const std::size_t block_bytes = team_bytes * kTeams;
+  if (team_bytes * teams > budget) team_bytes = 0;
+  const std::size_t block_bytes = team_bytes * teams;
   // The kernel's shared memory limit is raised once per device (setting it again is harmless,
   // so two threads that both see it unset do no wrong).
   static const std::unique_ptr<std::atomic<bool>[]> raised(
@@ -380,9 +387,9 @@ void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t ite
   }
   const index_t wave = index_t{multiprocessor_count(device)} * resident;
   const auto blocks =
-      static_cast<unsigned>(std::max<index_t>(1, std::min((items + kTeams - 1) / kTeams, wave)));
+      static_cast<unsigned>(std::max<index_t>(1, std::min((items + teams - 1) / teams, wave)));
   kernel<<<blocks, kCudaThreads, block_bytes, stream>>>(dst.data(), dst.strides(), extent, items,
-                                                        length, plan, team_bytes);
+                                                        length, plan, warp_teams, team_bytes);
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -411,13 +418,10 @@ void run_fused_gpu(CudaTranslationUnit, std::bool_constant<kRows>, Saver, const 
   const index_t reduced = kRows ? std::max(length, longest_reduced_row(plan))
                                 : longest_reduced_row(plan);
   const RowGpuMode mode = forced_row_gpu_mode;
-  const bool warp = mode == RowGpuMode::kWarp || (mode == RowGpuMode::kAuto && reduced <= kWarpRowLength);
+  const bool warp =
+      mode == RowGpuMode::kWarp || (mode == RowGpuMode::kAuto && reduced <= kWarpRowLength);
   const bool stage = mode != RowGpuMode::kBlockGlobal;
-  if (warp) {
-    launch_fused_rows<kRows, true, Saver>(dst, extent, items, length, plan, stream, stage);
-  } else {
-    launch_fused_rows<kRows, false, Saver>(dst, extent, items, length, plan, stream, stage);
-  }
+  launch_fused_rows<kRows, Saver>(dst, extent, items, length, plan, stream, warp, stage);
 }
 
 /// True when a team per row keeps the device busy: at least one row per multiprocessor, or rows
