@@ -37,10 +37,13 @@ class CrossEntropyExp : public Exp<CrossEntropyExp<Logits, Labels>> {
   static_assert(is_floating_element_v<value_type>,
                 "tx::cross_entropy needs floating-point logits.");
 
+  /// The loss of `logits` against `labels` (checked when the node is assigned).
   CrossEntropyExp(Logits logits, Labels labels)
       : logits_(std::move(logits)), labels_(std::move(labels)) {}
 
+  /// The logits, (rows, classes).
   const Logits& logits() const { return logits_; }
+  /// The labels, one class per row.
   const Labels& labels() const { return labels_; }
 
   /// The extent of a number. Throws ShapeError unless there is one label per row.
@@ -138,6 +141,7 @@ template <class Logits, class Labels, class TU>
 auto prepare(const CrossEntropyExp<Logits, Labels>& e, const detail::EvalContext<TU>& context) {
   return detail::materialise(e, context);
 }
+/// The node protocol (expr/exp.h): logits and labels are read at positions of their own.
 template <class Logits, class Labels, class F>
 void for_each_array(const CrossEntropyExp<Logits, Labels>& e, F&& f) {
   detail::for_each_array_read_indirectly(e.logits(), f);
@@ -147,8 +151,10 @@ void for_each_array(const CrossEntropyExp<Logits, Labels>& e, F&& f) {
 /// The loss is written by its own two passes (see the file comment).
 template <class Logits, class Labels>
 struct DirectWriter<CrossEntropyExp<Logits, Labels>> {
+  /// True: never evaluated element by element.
   static constexpr bool kEnabled = true;
 
+  /// dst = Saver(dst, the loss): the labels checked, the per-row losses, then their mean.
   template <class Saver, class TU, class T, int N>
   static void write(const CrossEntropyExp<Logits, Labels>& e, const Array<T, N>& dst) {
     const detail::EvalContext<TU> context{dst.place()};
