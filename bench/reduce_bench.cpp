@@ -222,8 +222,9 @@ void dot_sum_eigen(benchmark::State& state) {
   report(state, 2 * kMatrixBytes);
 }
 
-// A softmax along rows: max, exp, sum, divide. tensorx: the max and the sum are one pass each,
-// the exp and the division are element-wise passes that read them (four passes).
+// A softmax along rows: max, exp, sum, divide, as two assignments. Since row-local fusion
+// (DESIGN.md section 10) each is one pass, its reduction computed per row in cache (two passes;
+// before, four). bench_normalize times tx::softmax (one pass) and the four-pass form.
 void softmax_rows_tensorx(benchmark::State& state) {
   const Operands& x = operands();
   tx::Array<float, 2> p = x.p;

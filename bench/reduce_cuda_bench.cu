@@ -144,8 +144,9 @@ void dot_sum_tensorx(benchmark::State& state) {
   time_on_gpu(state, 2 * kMatrixBytes, [&] { s = tx::sum(x.a * x.b); });
 }
 
-// A softmax along rows: the max and the sum are one kernel each, the exp and the division are
-// element-wise kernels that read them (four launches, about 5 matrix transfers).
+// A softmax along rows as two assignments. Since row-local fusion (DESIGN.md section 10) each is
+// one kernel, its reduction computed by the team that owns the row (two launches, four matrix
+// transfers; before, four launches). bench_normalize_cuda times tx::softmax (one kernel).
 void softmax_rows_tensorx(benchmark::State& state) {
   const Operands& x = operands();
   tx::Array<float, 2> p = x.p;

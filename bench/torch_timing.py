@@ -5,6 +5,7 @@ import argparse
 import statistics
 
 import torch
+import torch._dynamo
 
 DEVICE = "cuda"
 
@@ -50,13 +51,31 @@ def print_bandwidth_table(cases, count, source, target, repetitions, size_text):
           f"CUDA {torch.version.cuda}, {size_text}, median of {repetitions}")
     print(f"copy (device to device): {copy_time * 1e3:.3f} ms, "
           f"{copy_bandwidth * 1e-9:.0f} GB/s")
-    width = max(len(case[0]) for case in cases)
+    rows = [(name, function, arguments, streams * count * 4, copy_bandwidth)
+            for name, function, arguments, streams in cases]
+    print_bandwidth_rows(rows, repetitions)
+
+
+def compiled_afresh(function):
+    """torch.compile of `function` specialised to the shapes of its next calls, with dynamo's
+    caches cleared first: a script that times one function at several shapes and element types
+    then gets one static kernel per case, neither a dynamic-shape kernel (dynamo's choice at a
+    function's second shape) nor eager code (past its recompile limit)."""
+    torch._dynamo.reset()
+    return torch.compile(function, dynamic=False)
+
+
+def print_bandwidth_rows(rows, repetitions, compile_function=torch.compile):
+    """Times every row eager and compiled by `compile_function` and prints the table of its
+    bandwidth, as GB/s and as a fraction of a ceiling. A row is (name, function, arguments,
+    bytes, ceiling): `bytes` read plus written per call, `ceiling` a copy's bytes per second."""
+    width = max(len(row[0]) for row in rows)
     header = f"| {'case':<{width}} | {'mode':<8} | {'ms':>8} | {'GB/s':>7} | {'of copy':>7} |"
     print(header)
     print("|" + "|".join("-" * (len(cell)) for cell in header.split("|")[1:-1]) + "|")
-    for name, function, arguments, streams in cases:
-        for mode, callable_ in (("eager", function), ("compile", torch.compile(function))):
+    for name, function, arguments, moved, ceiling in rows:
+        for mode, callable_ in (("eager", function), ("compile", compile_function(function))):
             seconds = median_seconds(callable_, arguments, repetitions)
-            bandwidth = streams * count * 4 / seconds
+            bandwidth = moved / seconds
             print(f"| {name:<{width}} | {mode:<8} | {seconds * 1e3:8.3f} | "
-                  f"{bandwidth * 1e-9:7.0f} | {bandwidth / copy_bandwidth:7.2f} |")
+                  f"{bandwidth * 1e-9:7.0f} | {bandwidth / ceiling:7.2f} |")
