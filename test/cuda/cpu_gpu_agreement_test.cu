@@ -269,6 +269,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(transcendental_functions_agree_within_a_few_ulps, 
       "expm1", transcendental<T>(6), [](const auto& a) { return tx::expm1(a); }, -4, 4, rng);
   check_unary<T>(
       "tanh", transcendental<T>(6), [](const auto& a) { return tx::tanh(a); }, -10, 10, rng);
+  check_unary<T>(
+      "erf", transcendental<T>(6), [](const auto& a) { return tx::erf(a); }, -6, 6, rng);
   // pow(x, y) is exp(y log x) on the CPU, whose error grows with |y log x| (up to 6 here: 9 ulps
   // from libm measured), so bases stay in [0.25, 8.25]. On special values only NaNs, zeros and
   // infinities must agree (C's pow(x, 0) = 1, pow(0, -1) = inf, ...): within 1e-3.

@@ -1,6 +1,6 @@
 // User code in expressions: functors through tx::F (MXNet's smooth L1 loss and its gradient, the
-// logistic function, a scalar-only functor), lambdas through tx::map, conversions through tx::cast,
-// and the pass count of one fused assignment.
+// logistic function, the exact GELU, a scalar-only functor), lambdas through tx::map, conversions
+// through tx::cast, and the pass count of one fused assignment.
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -46,6 +46,15 @@ struct logistic {
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& x) const {
     return T(1) / (T(1) + tx::exp(-x));
+  }
+};
+
+// The exact GELU, x Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) (PyTorch's gelu(approximate="none")), as
+// a user would write it with tx::erf.
+struct gelu_erf {
+  template <class T>
+  TENSORX_HOST_DEVICE T operator()(const T& x) const {
+    return T(0.5) * x * (T(1) + tx::erf(x * T(0.70710678118654752)));
   }
 };
 
@@ -111,6 +120,18 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(a_logistic_functor_matches_tx_sigmoid, T, RealType
       "F<logistic>", [](const auto& a) { return tx::F<logistic>(a); }, reference,
       Values<T>(-6.0, 6.0), rng);
   check_numbers("logistic", logistic{}, reference, rng, Values<T>(-6.0, 6.0));
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(an_exact_gelu_functor_written_with_erf_matches_the_definition, T,
+                              RealTypes) {
+  auto rng = tx::testing::make_rng(309);
+  const auto reference = [](double v) { return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0))); };
+  static_assert(tx::testing::runs_in_simd<decltype(tx::F<gelu_erf>(
+                    std::declval<const tx::Array<float, 2>&>()))>() == bool(TENSORX_HAS_SIMD));
+  check_unary(
+      "F<gelu_erf>", [](const auto& a) { return tx::F<gelu_erf>(a); }, reference,
+      Values<T>(-6.0, 6.0), rng);
+  check_numbers("gelu_erf", gelu_erf{}, reference, rng, Values<T>(-6.0, 6.0));
 }
 
 BOOST_AUTO_TEST_CASE(a_scalar_only_functor_runs_in_the_scalar_loop) {

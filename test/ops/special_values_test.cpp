@@ -205,6 +205,9 @@ void check_every_function() {
       "tanh", [](const auto& a) { return tx::tanh(a); },
       [](double x) { return std::tanh(static_cast<T>(x)); }, 4);
   check_unary<T>(
+      "erf", [](const auto& a) { return tx::erf(a); },
+      [](double x) { return std::erf(static_cast<T>(x)); }, 4);
+  check_unary<T>(
       "sigmoid", [](const auto& a) { return tx::sigmoid(a); },
       [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, 8, false);
   // GELU against the scalar loop's own (tanh of C), whose tanh form cancels at negative x (at -3,

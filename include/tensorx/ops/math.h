@@ -78,6 +78,14 @@ struct tanh {
     return tensorx::tanh(x);
   }
 };
+/// The functor of tx::erf: the error function of x.
+struct erf {
+  /// tensorx::erf(x) of numbers or SIMD batches.
+  template <class T>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T operator()(const T& x) const {
+    return tensorx::erf(x);
+  }
+};
 /// The functor of tx::sigmoid: the logistic function 1 / (1 + e^-x).
 struct sigmoid {
   /// tensorx::sigmoid(x) of numbers or SIMD batches.
@@ -225,7 +233,7 @@ auto make_real_map(F functor, const Operands&... operands) {
 
 // The expression forms: each returns the element-wise node (nothing is computed until it is
 // assigned, in the one pass of the assignment, on the destination's place). exp, log, log1p,
-// expm1, sqrt, rsqrt, tanh, sigmoid, gelu, floor, ceil, round and pow need floating-point
+// expm1, sqrt, rsqrt, tanh, erf, sigmoid, gelu, floor, ceil, round and pow need floating-point
 // elements (a static_assert says so); the others also take integers. Operands that do not
 // broadcast throw ShapeError when the expression is assigned.
 /// e^x for every element x of e (floating-point elements).
@@ -262,6 +270,11 @@ auto rsqrt(const E& e) {
 template <class E, detail::if_map_operands<E> = 0>
 auto tanh(const E& e) {
   return detail::make_real_map(op::tanh{}, e);
+}
+/// The error function of every element (floating-point elements).
+template <class E, detail::if_map_operands<E> = 0>
+auto erf(const E& e) {
+  return detail::make_real_map(op::erf{}, e);
 }
 /// The logistic function 1 / (1 + e^-x) of every element (floating-point elements).
 template <class E, detail::if_map_operands<E> = 0>

@@ -89,6 +89,16 @@ TENSORX_HOST_DEVICE inline double tanh(double x) {
 }
 ///@}
 ///@{
+/// The error function 2 / sqrt(pi) times the integral of e^(-t^2) from 0 to x, by the C library
+/// (erff, erf), in host and device code.
+TENSORX_HOST_DEVICE inline float erf(float x) {
+  return ::erff(x);
+}
+TENSORX_HOST_DEVICE inline double erf(double x) {
+  return ::erf(x);
+}
+///@}
+///@{
 /// x^y, by the C library, in host and device code.
 TENSORX_HOST_DEVICE inline float pow(float x, float y) {
   return ::powf(x, y);

@@ -11,6 +11,7 @@
 
 #include "tensorx/core/config.h"
 #include "tensorx/engine/simd.h"
+#include "tensorx/ops/simd_erf.h"
 #include "tensorx/ops/simd_exp_log.h"
 
 namespace tensorx {
@@ -127,6 +128,11 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> sqrt(const xsimd::batch<T, A>& x) {
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> tanh(const xsimd::batch<T, A>& x) {
   return detail::tanh_kernel(x);
+}
+/// The error function of each lane.
+template <class T, class A>
+TENSORX_FORCE_INLINE xsimd::batch<T, A> erf(const xsimd::batch<T, A>& x) {
+  return detail::erf_kernel(x);
 }
 /// x^y with C's pow at every special value (C11 Annex F.10.4.4): magnitude_pow of |x| for the
 /// finite, positive bases, then zeros, infinities, negative bases, NaN, y == 0 and x == 1 by the
