@@ -213,43 +213,11 @@ struct RowReducePlan {
   void visit_leaves(Visitor&&) const {}
 };
 
-/// A value that is the same for the whole row: a fused reduction once computed.
+/// A value that is the same for the whole row: a fused reduction once computed. It is read like a
+/// number in the expression (the plan of a scalar: at, flat, rows, lanes and SIMD batches all
+/// give the value).
 template <class C>
-struct RowConstPlan {
-  C value;
-
-  template <class B>
-  static constexpr bool vectorizable = std::is_same_v<C, typename B::value_type>;
-
-  template <int N>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C at(const Dim<N>&) const {
-    return value;
-  }
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C flat(index_t) const { return value; }
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(index_t) const { return value; }
-  template <int V>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load(index_t) const {
-    Lanes<C, V> lanes;
-    TENSORX_UNROLL
-    for (int k = 0; k < V; ++k) lanes[k] = value;
-    return lanes;
-  }
-  template <int V, int N>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load_at(const Dim<N>&) const {
-    return load<V>(0);
-  }
-  template <class B>
-  TENSORX_FORCE_INLINE B batch(index_t) const {
-    return B(value);
-  }
-  template <int N>
-  RowConstPlan row(const Dim<N>&) const {
-    return *this;
-  }
-  RowConstPlan flat_row() const { return *this; }
-  template <class Visitor>
-  void visit_leaves(Visitor&&) const {}
-};
+using RowConstPlan = ScalarPlan<C>;
 
 template <class Plan>
 struct is_row_reduce_plan : std::false_type {};
