@@ -41,6 +41,7 @@
 #include "tensorx/layout/permute_writer.h"
 #include "tensorx/layout/slice_exp.h"
 #include "tensorx/layout/take_exp.h"
+#include "tensorx/normalize/normalize.h"
 #include "tensorx/ops/arithmetic.h"
 #include "tensorx/ops/compare.h"
 #include "tensorx/ops/functor.h"
@@ -48,7 +49,6 @@
 #include "tensorx/random/random.h"
 #include "tensorx/reduce/darray_reductions.h"
 #include "tensorx/reduce/reductions.h"
-#include "tensorx/normalize/normalize.h"
 
 #include "tensorx/interop/npy.h"
 #include "tensorx/labels/labels.h"

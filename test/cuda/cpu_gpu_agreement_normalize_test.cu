@@ -68,28 +68,32 @@ void check_normalisations(const tx::Dim<2>& dims, Mode mode, std::mt19937_64& rn
   const auto gamma = random_array<T>(tx::make_dim(dims[1]), rng, 0.5, 1.5);
   const auto beta = random_array<T>(tx::make_dim(dims[1]), rng, -1, 1);
   const Tolerance tolerance = normalisation_tolerance<T>(dims[1]);
-  check_build("softmax " + shape, tolerance, [](const auto& a) { return tx::softmax<1>(a); }, x);
-  check_build("log_softmax " + shape, tolerance,
-              [](const auto& a) { return tx::log_softmax<1>(a); }, x);
-  check_build("logsumexp " + shape, tolerance, [](const auto& a) { return tx::logsumexp<1>(a); },
-              x);
-  check_build("layer_norm " + shape, tolerance,
-              [](const auto& a, const auto& g, const auto& b) {
-                return tx::layer_norm<1>(a, g, b, T(1e-5f));
-              },
-              x, gamma, beta);
-  check_build("rms_norm " + shape, tolerance,
-              [](const auto& a, const auto& g) { return tx::rms_norm<1>(a, g, T(1e-6f)); }, x,
-              gamma);
+  check_build(
+      "softmax " + shape, tolerance, [](const auto& a) { return tx::softmax<1>(a); }, x);
+  check_build(
+      "log_softmax " + shape, tolerance, [](const auto& a) { return tx::log_softmax<1>(a); }, x);
+  check_build(
+      "logsumexp " + shape, tolerance, [](const auto& a) { return tx::logsumexp<1>(a); }, x);
+  check_build(
+      "layer_norm " + shape, tolerance,
+      [](const auto& a, const auto& g, const auto& b) {
+        return tx::layer_norm<1>(a, g, b, T(1e-5f));
+      },
+      x, gamma, beta);
+  check_build(
+      "rms_norm " + shape, tolerance,
+      [](const auto& a, const auto& g) { return tx::rms_norm<1>(a, g, T(1e-6f)); }, x, gamma);
   if (dims[1] > 0) {  // tx::max of an empty row is an error
-    check_build("user softmax " + shape, tolerance,
-                [](const auto& a) {
-                  return tx::exp(a - tx::max<1>(a, tx::keepdims)) /
-                         tx::sum<1>(tx::exp(a - tx::max<1>(a, tx::keepdims)), tx::keepdims);
-                },
-                x);
+    check_build(
+        "user softmax " + shape, tolerance,
+        [](const auto& a) {
+          return tx::exp(a - tx::max<1>(a, tx::keepdims)) /
+                 tx::sum<1>(tx::exp(a - tx::max<1>(a, tx::keepdims)), tx::keepdims);
+        },
+        x);
   }
-  check_build("var " + shape, tolerance, [](const auto& a) { return tx::var<1>(a); }, x);
+  check_build(
+      "var " + shape, tolerance, [](const auto& a) { return tx::var<1>(a); }, x);
 }
 
 using Types = boost::mpl::list<float, tx::bfloat16>;
@@ -111,8 +115,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_row_length_in_the_automatic_mode, T, Types) 
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_mode_forced_on_small_shapes, T, Types) {
   std::mt19937_64 rng(3102);
-  for (const Mode mode :
-       {Mode::kWarp, Mode::kBlock, Mode::kBlockGlobal, Mode::kMaterialising}) {
+  for (const Mode mode : {Mode::kWarp, Mode::kBlock, Mode::kBlockGlobal, Mode::kMaterialising}) {
     for (const auto& dims : {tx::make_dim(1, 1), tx::make_dim(5, 3), tx::make_dim(9, 33),
                              tx::make_dim(3, 1500), tx::make_dim(0, 7), tx::make_dim(4, 0)}) {
       check_normalisations<T>(dims, mode, rng);
@@ -124,10 +127,12 @@ BOOST_AUTO_TEST_CASE(strided_transposed_and_in_place_operands) {
   std::mt19937_64 rng(3103);
   const auto square = random_array<float>(tx::make_dim(65, 65), rng, -3, 3);
   const Tolerance tolerance = normalisation_tolerance<float>(65);
-  check_build("softmax of a transpose", tolerance,
-              [](const auto& a) { return tx::softmax<1>(tx::transpose(a)); }, square);
-  check_build("softmax of every other column", tolerance,
-              [](const auto& a) { return tx::softmax<1>(tx::slice(a, 1, 0, 64)); }, square);
+  check_build(
+      "softmax of a transpose", tolerance,
+      [](const auto& a) { return tx::softmax<1>(tx::transpose(a)); }, square);
+  check_build(
+      "softmax of every other column", tolerance,
+      [](const auto& a) { return tx::softmax<1>(tx::slice(a, 1, 0, 64)); }, square);
   // In place: each row is read whole before it is written.
   tx::Array<float, 2> cpu = tx::to(square, tx::CpuPlace());
   tx::Array<float, 2> gpu = mirror_on_gpu(square);

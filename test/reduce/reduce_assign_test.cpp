@@ -104,13 +104,15 @@ BOOST_AUTO_TEST_CASE(a_reduction_inside_an_expression_is_computed_once) {
   before = tx::stats::passes();
   column_shifted = a - tx::max<0>(a, tx::keepdims);
   BOOST_TEST(tx::stats::passes() - before == 2u, "the max, then the element-wise pass");
-  tx::testing::check_close(column_shifted, tx::testing::reference(dims, [&](const auto& i) {
-                             double largest = ha(0, i[1]);
-                             for (tx::index_t r = 1; r < dims[0]; ++r) {
-                               largest = std::max(largest, ha(r, i[1]));
-                             }
-                             return ha(i[0], i[1]) - largest;
-                           }),
+  tx::testing::check_close(column_shifted,
+                           tx::testing::reference(dims,
+                                                  [&](const auto& i) {
+                                                    double largest = ha(0, i[1]);
+                                                    for (tx::index_t r = 1; r < dims[0]; ++r) {
+                                                      largest = std::max(largest, ha(r, i[1]));
+                                                    }
+                                                    return ha(i[0], i[1]) - largest;
+                                                  }),
                            1e-6);
 
   // A scalar reduction broadcast into an element-wise expression.

@@ -51,8 +51,9 @@ class CrossEntropyExp : public Exp<CrossEntropyExp<Logits, Labels>> {
     const Dim<2> logits_dims = logits_.dims();
     const Dim<1> labels_dims = labels_.dims();
     if (labels_dims.at(0) != logits_dims.at(0)) {
-      throw ShapeError(detail::message("tx::cross_entropy needs one label per row: logits of shape ",
-                                       logits_dims, " and labels of shape ", labels_dims));
+      throw ShapeError(
+          detail::message("tx::cross_entropy needs one label per row: logits of shape ",
+                          logits_dims, " and labels of shape ", labels_dims));
     }
     return Dim<0>();
   }
@@ -163,8 +164,8 @@ struct DirectWriter<CrossEntropyExp<Logits, Labels>> {
     detail::check_labels(labels, logits.dims().at(1));
     Array<T, 1> losses(labels.dims(), dst.place());
     detail::evaluate<saver::write, TU, detail::Aliasing::kCheck>(
-        losses, logsumexp<1>(logits) - detail::LabelPickExp<T, typename Labels::value_type>(
-                                           logits, labels));
+        losses, logsumexp<1>(logits) -
+                    detail::LabelPickExp<T, typename Labels::value_type>(logits, labels));
     Array<T, N> result = dst;
     detail::evaluate<Saver, TU, detail::Aliasing::kCheck>(result, mean(losses));
   }

@@ -13,9 +13,10 @@
 
 namespace tensorx {
 
-/// (x - mean) / sqrt(var + eps) * gamma + beta along Axis (eps converted to x's element type), mean and biased variance over Axis
-/// (PyTorch's layer_norm over the last axis when Axis is -1). gamma and beta broadcast against
-/// x (typically of the axis' extent); shapes that do not are a ShapeError naming them.
+/// (x - mean) / sqrt(var + eps) * gamma + beta along Axis (eps converted to x's element type), mean
+/// and biased variance over Axis (PyTorch's layer_norm over the last axis when Axis is -1). gamma
+/// and beta broadcast against x (typically of the axis' extent); shapes that do not are a
+/// ShapeError naming them.
 template <int Axis, class E, class G, class B>
 auto layer_norm(const E& x, const G& gamma, const B& beta, double eps) {
   detail::check_normalizable<E>();

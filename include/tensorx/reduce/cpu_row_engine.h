@@ -85,24 +85,25 @@ index_t row_pass_work(const Plan& plan, index_t elements, index_t items) {
 /// row buffer with the stashed part, or a sweep of its own doing it), then the row from the
 /// buffer and the rest of the output. `facts` and `rows_extent` as for run_rows_cpu.
 template <class Saver, class TU, class Part, class T, int N, class Plan>
-void run_stashed_rows_cpu(const Array<T, N>& dst, const Plan& plan,
-                          const StashSource<Part>& source, const LayoutFacts<N>& facts,
-                          const Dim<N>& rows_extent) {
+void run_stashed_rows_cpu(const Array<T, N>& dst, const Plan& plan, const StashSource<Part>& source,
+                          const LayoutFacts<N>& facts, const Dim<N>& rows_extent) {
   using C = compute_t<T>;
   using P = typename Part::result_type;
   using Reducer = CpuRowReducer<TU, Part>;
   const index_t length = dst.dims().at(N - 1);
   const index_t rows = product(rows_extent);
-  using Bound = std::decay_t<decltype(bind_rows(with_buffer<Part>(plan, static_cast<const P*>(nullptr)),
-                                                Dim<N>(), std::declval<Reducer&>()))>;
+  using Bound =
+      std::decay_t<decltype(bind_rows(with_buffer<Part>(plan, static_cast<const P*>(nullptr)),
+                                      Dim<N>(), std::declval<Reducer&>()))>;
   constexpr bool kVectorizable = plan_vectorizable<Bound, C>() && Saver::template vectorizes<C> &&
                                  dst_storage_vectorizable<T, C>();
   using BoundPart =
       std::decay_t<decltype(bind_rows(*source.part, Dim<N>(), std::declval<Reducer&>()))>;
   constexpr bool kPartVectorizable = plan_vectorizable<BoundPart, P>();
   LayoutFacts<N> part_facts;
-  source.part->visit_leaves(
-      [&](const void*, const Dim<N>& strides, std::size_t) { part_facts.add(dst.dims(), strides); });
+  source.part->visit_leaves([&](const void*, const Dim<N>& strides, std::size_t) {
+    part_facts.add(dst.dims(), strides);
+  });
   const bool simd = facts.unit_inner;
   parallel_for(rows, chunk_items_for(rows, row_pass_work(plan, dst.numel(), rows)),
                [&](index_t begin, index_t end) {
@@ -178,8 +179,7 @@ void run_per_row_cpu(const Array<T, N>& dst, const Plan& plan) {
                  for (index_t i = begin; i < end; ++i) {
                    CpuRowReducer<TU> reducer;
                    const auto& bound = bind_rows(plan, index, reducer);
-                   save_value<Saver>(dst.data() + linearize(index, dst.strides()),
-                                     bound.at(index));
+                   save_value<Saver>(dst.data() + linearize(index, dst.strides()), bound.at(index));
                    if constexpr (N > 0) next_index(index, dst.dims(), N - 1);  // else one element
                  }
                });

@@ -85,9 +85,8 @@ struct first_held<Plan, std::tuple<>> {
 };
 template <class Plan, class First, class... Rest>
 struct first_held<Plan, std::tuple<First, Rest...>> {
-  using type =
-      std::conditional_t<is_map_plan<First>::value && holds_part<Plan, First>::value, First,
-                         typename first_held<Plan, std::tuple<Rest...>>::type>;
+  using type = std::conditional_t<is_map_plan<First>::value && holds_part<Plan, First>::value,
+                                  First, typename first_held<Plan, std::tuple<Rest...>>::type>;
 };
 
 /// The stashed part of a rows plan, or void where it has none.

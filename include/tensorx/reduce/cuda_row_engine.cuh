@@ -161,7 +161,8 @@ __device__ void stage_row(T* staged, const T* source, index_t stride, index_t le
     for (; b + (kUnroll - 1) * team.size() < blocks; b += kUnroll * team.size()) {
       LaneBlock<T, V> loaded[kUnroll];
       TENSORX_UNROLL
-      for (int u = 0; u < kUnroll; ++u) loaded[u] = load_block<T, V>(source + (b + u * team.size()) * V);
+      for (int u = 0; u < kUnroll; ++u)
+        loaded[u] = load_block<T, V>(source + (b + u * team.size()) * V);
       TENSORX_UNROLL
       for (int u = 0; u < kUnroll; ++u) {
         *reinterpret_cast<LaneBlock<T, V>*>(staged + (b + u * team.size()) * V) = loaded[u];
@@ -191,8 +192,7 @@ class RowStage {
     const T* source = leaf.data + linearize(start, leaf.strides);
     const T* staged = nullptr;
     for (int e = 0; e < count_; ++e) {
-      if (rows_[e].source == source && rows_[e].length == length &&
-          rows_[e].stride == stride) {
+      if (rows_[e].source == source && rows_[e].length == length && rows_[e].stride == stride) {
         staged = static_cast<const T*>(rows_[e].staged);
       }
     }
@@ -357,9 +357,8 @@ __global__ void __launch_bounds__(kCudaThreads)
 }
 
 template <bool kRows, class Saver, class T, int N, class Plan>
-void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items,
-                       index_t length, const Plan& plan, StreamHandle stream, bool warp_teams,
-                       bool stage) {
+void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items, index_t length,
+                       const Plan& plan, StreamHandle stream, bool warp_teams, bool stage) {
   const auto kernel = fused_rows_kernel<kRows, Saver, T, N, Plan>;
   const void* entry = reinterpret_cast<const void*>(kernel);
   const index_t teams = warp_teams ? kWarpsPerBlock : 1;
@@ -415,8 +414,8 @@ void run_fused_gpu(CudaTranslationUnit, std::bool_constant<kRows>, Saver, const 
     extent.at(N - 1) = 1;
   }
   const index_t items = product(extent);
-  const index_t reduced = kRows ? std::max(length, longest_reduced_row(plan))
-                                : longest_reduced_row(plan);
+  const index_t reduced =
+      kRows ? std::max(length, longest_reduced_row(plan)) : longest_reduced_row(plan);
   const RowGpuMode mode = forced_row_gpu_mode;
   const bool warp =
       mode == RowGpuMode::kWarp || (mode == RowGpuMode::kAuto && reduced <= kWarpRowLength);

@@ -85,8 +85,7 @@ constexpr bool fuses_as() {
 template <RowRole kRole, class E>
 struct reads_fused : std::bool_constant<fuses_as<kRole, E>()> {};
 template <RowRole kRole, class R, class F, class... Args>
-struct reads_fused<kRole, MapExp<R, F, Args...>>
-    : std::disjunction<reads_fused<kRole, Args>...> {};
+struct reads_fused<kRole, MapExp<R, F, Args...>> : std::disjunction<reads_fused<kRole, Args>...> {};
 
 /// How an assignment of E is evaluated (see the file comment).
 enum class RowFusion { kNone, kRows, kPerRow };
@@ -269,9 +268,8 @@ auto make_row_reduce_plan(const ReduceExp<Op, X, kKeepDims, Axes...>& r, const D
   const auto xspace = operand_space<kExtraAxis>(space, length);
   auto operand = make_fused_plan<RowRole::kRows>(r.operand(), xspace);
   LayoutFacts<kExtraAxis ? S + 1 : S> facts;
-  operand.visit_leaves([&](const void*, const auto& strides, std::size_t) {
-    facts.add(xspace, strides);
-  });
+  operand.visit_leaves(
+      [&](const void*, const auto& strides, std::size_t) { facts.add(xspace, strides); });
   return RowReducePlan<Op, compute_t<typename X::value_type>, decltype(operand), kExtraAxis>{
       operand, length, facts.unit_inner, -1, -1};
 }
@@ -349,8 +347,7 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto bind_map_rows(
   // are computed, and collectives reached, in the same order by every thread.
   return MapPlan<R, F,
                  std::decay_t<decltype(bind_rows(pack_get<I>(plan.children), index, reducer))>...>{
-      plan.functor,
-      {{bind_rows(pack_get<I>(plan.children), index, reducer)}...}};
+      plan.functor, {{bind_rows(pack_get<I>(plan.children), index, reducer)}...}};
 }
 
 /// `plan` with each RowReducePlan replaced by the RowConstPlan of its value at enclosing index
@@ -399,7 +396,8 @@ bool same_plan(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& a,
 /// Calls f(child) for every child of an element-wise plan, as a reference that may change it.
 TENSORX_EXEC_CHECK_DISABLE
 template <class R, class F, std::size_t... I, class... Children, class G>
-TENSORX_HOST_DEVICE void for_each_child(MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan, G&& g) {
+TENSORX_HOST_DEVICE void for_each_child(
+    MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan, G&& g) {
   (g(static_cast<PackSlot<I, Children>&>(plan.children).value), ...);
 }
 
@@ -453,16 +451,14 @@ struct is_leaf_plan<LeafPlan<T, N>> : std::true_type {};
 /// whether a reduction reads it (then the pass reads it more than once).
 TENSORX_EXEC_CHECK_DISABLE
 template <bool kInReduction, class Plan, int S, class F>
-TENSORX_HOST_DEVICE void for_each_row_leaf(Plan& plan, const Dim<S>& index, index_t length,
-                                           F& f) {
+TENSORX_HOST_DEVICE void for_each_row_leaf(Plan& plan, const Dim<S>& index, index_t length, F& f) {
   if constexpr (is_leaf_plan<Plan>::value) {
     if constexpr (S > 0) f(plan, index, length, kInReduction);
   } else if constexpr (is_row_reduce_plan<Plan>::value) {
     for_each_row_leaf<true>(plan.operand, plan.row_start(index), plan.length, f);
   } else if constexpr (is_map_plan<Plan>::value) {
-    for_each_child(plan, [&](auto& child) {
-      for_each_row_leaf<kInReduction>(child, index, length, f);
-    });
+    for_each_child(plan,
+                   [&](auto& child) { for_each_row_leaf<kInReduction>(child, index, length, f); });
   }
 }
 

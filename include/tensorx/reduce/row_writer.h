@@ -89,18 +89,17 @@ void write_fused_rows(const E& e, const Array<T, N>& dst, Materialising&& materi
 /// An element-wise expression that reads reductions over the last axis is written row by row, in
 /// one pass (see the file comment).
 template <class R, class F, class... Args>
-struct DirectWriter<MapExp<R, F, Args...>,
-                    std::enable_if_t<detail::row_fusion_v<MapExp<R, F, Args...>> !=
-                                     detail::RowFusion::kNone>> {
+struct DirectWriter<
+    MapExp<R, F, Args...>,
+    std::enable_if_t<detail::row_fusion_v<MapExp<R, F, Args...>> != detail::RowFusion::kNone>> {
   /// True: one row-local pass.
   static constexpr bool kEnabled = true;
 
   /// dst = Saver(dst, e), one pass on dst's place.
   template <class Saver, class TU, class T, int N>
   static void write(const MapExp<R, F, Args...>& e, const Array<T, N>& dst) {
-    detail::write_fused_rows<Saver, TU>(e, dst, [&] {
-      detail::evaluate_elementwise<Saver, TU>(dst, e);
-    });
+    detail::write_fused_rows<Saver, TU>(e, dst,
+                                        [&] { detail::evaluate_elementwise<Saver, TU>(dst, e); });
   }
 };
 
