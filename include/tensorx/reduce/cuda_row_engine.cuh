@@ -140,6 +140,9 @@ inline std::size_t staging_budget(int device) {
   return budgets[static_cast<std::size_t>(device)];
 }
 
+/// The most distinct rows a team stages for one row of the pass.
+constexpr int kMaxStagedRows = 8;
+
 /// Bytes of shared memory one row of `length` elements of T takes, a multiple of 16.
 template <class T>
 TENSORX_HOST_DEVICE constexpr std::size_t staged_row_bytes(index_t length) {
@@ -198,7 +201,7 @@ class RowStage {
     }
     if (staged == nullptr) {
       const std::size_t bytes = staged_row_bytes<T>(length);
-      if (!allocate || count_ == kRows || used_ + bytes > capacity_) return;
+      if (!allocate || count_ == kMaxStagedRows || used_ + bytes > capacity_) return;
       T* copy = reinterpret_cast<T*>(memory_ + used_);
       stage_row(copy, source, stride, length, team_);
       rows_[count_++] = {source, copy, length, stride};
@@ -217,12 +220,11 @@ class RowStage {
     index_t length;
     index_t stride;
   };
-  static constexpr int kRows = 8;
   unsigned char* memory_;
   std::size_t capacity_;
   RowTeam team_;
   std::size_t used_ = 0;
-  StagedRow rows_[kRows];
+  StagedRow rows_[kMaxStagedRows];
   int count_ = 0;
 };
 
@@ -239,27 +241,34 @@ struct StageLeaves {
   }
 };
 
-/// Counts the shared memory a team needs to stage its rows: every distinct row that a
-/// reduction reads, once per array, length and strides (an upper bound of what a team stages for
-/// any row: leaves equal in all three read equal rows).
+/// Counts the shared memory a team needs to stage its rows: every distinct row that a reduction
+/// reads, once per array, length and strides (an upper bound of what a team stages for any row:
+/// leaves equal in all three read equal rows), the first kMaxStagedRows of them as RowStage
+/// takes them. On the host path of every fused launch: no allocation.
 struct StagedBytesCounter {
   struct Row {
     const void* data;
     index_t length;
-    std::vector<index_t> strides;
+    int rank;
+    index_t strides[kMaxRank];
   };
-  std::vector<Row> rows;
+  Row rows[kMaxStagedRows];
+  int count = 0;
   std::size_t bytes = 0;
 
   template <class T, int M>
   void operator()(LeafPlan<T, M>& leaf, const Dim<M>&, index_t length, bool in_reduction) {
     if (!in_reduction || length <= 0 || leaf.strides.at(M - 1) == 0) return;
-    std::vector<index_t> strides(M);
-    for (int d = 0; d < M; ++d) strides[static_cast<std::size_t>(d)] = leaf.strides.at(d);
-    for (const Row& row : rows) {
-      if (row.data == leaf.data && row.length == length && row.strides == strides) return;
+    for (int r = 0; r < count; ++r) {
+      const Row& row = rows[r];
+      bool same = row.data == leaf.data && row.length == length && row.rank == M;
+      for (int d = 0; same && d < M; ++d) same = row.strides[d] == leaf.strides.at(d);
+      if (same) return;
     }
-    rows.push_back({leaf.data, length, strides});
+    if (count == kMaxStagedRows) return;
+    Row& row = rows[count++];
+    row = {leaf.data, length, M, {}};
+    for (int d = 0; d < M; ++d) row.strides[d] = leaf.strides.at(d);
     bytes += staged_row_bytes<T>(length);
   }
 };
@@ -378,11 +387,19 @@ void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t ite
     raised[static_cast<std::size_t>(device)].store(true, std::memory_order_release);
   }
   static const int unstaged_resident = resident_blocks(entry);
+  // The resident blocks for the last staging size this thread launched the kernel with: the same
+  // expression on the same shapes asks the occupancy calculator once, not at every launch.
+  thread_local std::size_t last_bytes = 0;
+  thread_local int last_resident = 0;
   int resident = unstaged_resident;
   if (block_bytes > 0) {
-    TENSORX_CUDA_CHECK(::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, entry,
-                                                                       kCudaThreads, block_bytes));
-    resident = std::max(resident, 1);
+    if (block_bytes != last_bytes) {
+      TENSORX_CUDA_CHECK(::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &last_resident, entry, kCudaThreads, block_bytes));
+      last_resident = std::max(last_resident, 1);
+      last_bytes = block_bytes;
+    }
+    resident = last_resident;
   }
   const index_t wave = index_t{multiprocessor_count(device)} * resident;
   const auto blocks =
