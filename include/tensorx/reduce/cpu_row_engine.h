@@ -81,13 +81,41 @@ index_t row_pass_work(const Plan& plan, index_t elements, index_t items) {
   return work;
 }
 
+/// True when the rows of a bound plan of type Bound are written to T in SIMD batches with Saver.
+template <class Saver, class T, class Bound>
+constexpr bool rows_vectorizable() {
+  using C = compute_t<T>;
+  return plan_vectorizable<Bound, C>() && Saver::template vectorizes<C> &&
+         dst_storage_vectorizable<T, C>();
+}
+
+/// Calls f(start) for the rows begin .. end - 1 of a pass over `rows_extent` (the destination's
+/// extent with the last axis 1), `start` each row's first index.
+template <int N, class F>
+TENSORX_FORCE_INLINE void for_each_row_of_chunk(const Dim<N>& rows_extent, index_t begin,
+                                                index_t end, F&& f) {
+  Dim<N> start = delinearize(begin, rows_extent);
+  for (index_t row = begin; row < end; ++row) {
+    f(start);
+    next_index(start, rows_extent, N - 1);
+  }
+}
+
+/// Writes the row of dst that starts at `start` from its bound plan.
+template <bool kVectorizable, class Saver, class T, int N, class Bound>
+TENSORX_FORCE_INLINE void write_bound_row(const Array<T, N>& dst, const Dim<N>& start,
+                                          const Bound& bound, bool simd) {
+  run_row<kVectorizable, Saver>(dst.data() + linearize(start, dst.strides()),
+                                dst.strides().at(N - 1), row_of(bound, start), 0,
+                                dst.dims().at(N - 1), simd);
+}
+
 /// The rows pass with a stash (cpu_row_stash.h): per row, the reductions (one of them filling the
 /// row buffer with the stashed part, or a sweep of its own doing it), then the row from the
 /// buffer and the rest of the output. `facts` and `rows_extent` as for run_rows_cpu.
 template <class Saver, class TU, class Part, class T, int N, class Plan>
 void run_stashed_rows_cpu(const Array<T, N>& dst, const Plan& plan, const StashSource<Part>& source,
                           const LayoutFacts<N>& facts, const Dim<N>& rows_extent) {
-  using C = compute_t<T>;
   using P = typename Part::result_type;
   using Reducer = CpuRowReducer<TU, Part>;
   const index_t length = dst.dims().at(N - 1);
@@ -95,8 +123,7 @@ void run_stashed_rows_cpu(const Array<T, N>& dst, const Plan& plan, const StashS
   using Bound =
       std::decay_t<decltype(bind_rows(with_buffer<Part>(plan, static_cast<const P*>(nullptr)),
                                       Dim<N>(), std::declval<Reducer&>()))>;
-  constexpr bool kVectorizable = plan_vectorizable<Bound, C>() && Saver::template vectorizes<C> &&
-                                 dst_storage_vectorizable<T, C>();
+  constexpr bool kVectorizable = rows_vectorizable<Saver, T, Bound>();
   using BoundPart =
       std::decay_t<decltype(bind_rows(*source.part, Dim<N>(), std::declval<Reducer&>()))>;
   constexpr bool kPartVectorizable = plan_vectorizable<BoundPart, P>();
@@ -104,13 +131,11 @@ void run_stashed_rows_cpu(const Array<T, N>& dst, const Plan& plan, const StashS
   source.part->visit_leaves([&](const void*, const Dim<N>& strides, std::size_t) {
     part_facts.add(dst.dims(), strides);
   });
-  const bool simd = facts.unit_inner;
   parallel_for(rows, chunk_items_for(rows, row_pass_work(plan, dst.numel(), rows)),
                [&](index_t begin, index_t end) {
                  std::vector<P> buffer(static_cast<std::size_t>(length));
                  const auto output = with_buffer<Part>(plan, static_cast<const P*>(buffer.data()));
-                 Dim<N> start = delinearize(begin, rows_extent);
-                 for (index_t row = begin; row < end; ++row) {
+                 for_each_row_of_chunk(rows_extent, begin, end, [&](const Dim<N>& start) {
                    Reducer reducer(buffer.data(), source.filling_slot);
                    const auto& bound = bind_rows(output, start, reducer);
                    if (!reducer.filled()) {
@@ -118,11 +143,8 @@ void run_stashed_rows_cpu(const Array<T, N>& dst, const Plan& plan, const StashS
                      run_row<kPartVectorizable, saver::write>(buffer.data(), 1, row_of(part, start),
                                                               0, length, part_facts.unit_inner);
                    }
-                   run_row<kVectorizable, Saver>(dst.data() + linearize(start, dst.strides()),
-                                                 dst.strides().at(N - 1), row_of(bound, start), 0,
-                                                 length, simd);
-                   next_index(start, rows_extent, N - 1);
-                 }
+                   write_bound_row<kVectorizable, Saver>(dst, start, bound, facts.unit_inner);
+                 });
                });
 }
 
@@ -148,23 +170,16 @@ void run_rows_cpu(const Array<T, N>& dst, const Plan& plan) {
       return;
     }
   }
-  using C = compute_t<T>;
   using Bound =
       std::decay_t<decltype(bind_rows(plan, Dim<N>(), std::declval<CpuRowReducer<TU>&>()))>;
-  constexpr bool kVectorizable = plan_vectorizable<Bound, C>() && Saver::template vectorizes<C> &&
-                                 dst_storage_vectorizable<T, C>();
-  const bool simd = facts.unit_inner;
+  constexpr bool kVectorizable = rows_vectorizable<Saver, T, Bound>();
   parallel_for(rows, chunk_items_for(rows, row_pass_work(plan, dst.numel(), rows)),
                [&](index_t begin, index_t end) {
-                 Dim<N> start = delinearize(begin, rows_extent);
-                 for (index_t row = begin; row < end; ++row) {
+                 for_each_row_of_chunk(rows_extent, begin, end, [&](const Dim<N>& start) {
                    CpuRowReducer<TU> reducer;
-                   const auto& bound = bind_rows(plan, start, reducer);
-                   run_row<kVectorizable, Saver>(dst.data() + linearize(start, dst.strides()),
-                                                 dst.strides().at(N - 1), row_of(bound, start), 0,
-                                                 length, simd);
-                   next_index(start, rows_extent, N - 1);
-                 }
+                   write_bound_row<kVectorizable, Saver>(
+                       dst, start, bind_rows(plan, start, reducer), facts.unit_inner);
+                 });
                });
 }
 
