@@ -1,5 +1,6 @@
-# `cmake --install`: the headers, the compiled layer `tensorx` (exported as tensorx::tensorx) and a
-# package configuration, so that an outside project needs only
+# `cmake --install`: the headers, the compiled layer (`tensorx` and the `tensorx_core` it links,
+# exported as tensorx::tensorx and tensorx::core) and a package configuration, so that an outside
+# project needs only
 #   find_package(tensorx CONFIG REQUIRED)
 #   target_link_libraries(app PRIVATE tensorx::tensorx)
 # to get the include path, C++17 and every library the interface of tensorx links (Boost, and
@@ -23,12 +24,31 @@ function(tensorx_interface_links target out)
   set(${out} "${entries}" PARENT_SCOPE)
 endfunction()
 
+# tensorx_imported_links(<target> <out>): the imported targets, paths and flags that <target> hands
+# its consumers, through its own libraries (tensorx links tensorx_core) as well.
+function(tensorx_imported_links target out)
+  tensorx_interface_links(${target} links)
+  set(entries "")
+  foreach(link IN LISTS links)
+    if(TARGET "${link}")
+      get_property(imported TARGET "${link}" PROPERTY IMPORTED)
+      if(NOT imported)
+        tensorx_imported_links("${link}" linked)
+        list(APPEND entries ${linked})
+        continue()
+      endif()
+    endif()
+    list(APPEND entries "${link}")
+  endforeach()
+  set(${out} "${entries}" PARENT_SCOPE)
+endfunction()
+
 # tensorx_package_dependencies(<out>): CMake code for the package configuration that finds, in a
 # consumer, the package defining each imported target the interface of `tensorx` links. This is
 # the one place where a new dependency of tensorx::tensorx is added: configuring fails when the
 # interface links a namespaced target (Pkg::name) that is not mapped to its package here.
 function(tensorx_package_dependencies out)
-  tensorx_interface_links(tensorx links)
+  tensorx_imported_links(tensorx links)
   set(packages "")
   foreach(link IN LISTS links)
     if(link MATCHES "^Boost::")
@@ -77,7 +97,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/tensorx
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")
 
-install(TARGETS tensorx EXPORT tensorxTargets
+install(TARGETS tensorx tensorx_core EXPORT tensorxTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
