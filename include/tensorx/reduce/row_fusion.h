@@ -370,8 +370,8 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE decltype(auto) bind_rows(const Plan& pl
 /// strides, the same numbers, the same stateless functors, the same reductions. False where that
 /// cannot be told (a functor with state, a node of another kind): the reduction is then computed
 /// twice, which is never wrong.
-template <class Plan>
-bool same_plan(const Plan&, const Plan&) {
+template <class PlanA, class PlanB>
+bool same_plan(const PlanA&, const PlanB&) {
   return false;
 }
 template <class T, int N>
@@ -387,11 +387,22 @@ bool same_plan(const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& 
                const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& b) {
   return std::is_empty_v<F> && (same_plan(pack_get<I>(a.children), pack_get<I>(b.children)) && ...);
 }
-template <class Op, class C, class OperandPlan, bool kExtraAxis>
-bool same_plan(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& a,
-               const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& b) {
+// With and without the reduced axis kept, the same reduction of the same operand has the same
+// value wherever both occur in one plan: the only plans that hold both are per-row ones (an output
+// per row) whose keepdims reduction sits inside another reduction's operand, bound to the same row
+// (logsumexp's two maxima).
+template <class Op, class C, class OperandPlan, bool kExtraAxisA, bool kExtraAxisB>
+bool same_plan(const RowReducePlan<Op, C, OperandPlan, kExtraAxisA>& a,
+               const RowReducePlan<Op, C, OperandPlan, kExtraAxisB>& b) {
   return a.length == b.length && same_plan(a.operand, b.operand);
 }
+
+/// True when reductions of plan types A and B may be the same value (same_plan then tells).
+template <class A, class B>
+struct may_share_row_value : std::is_same<A, B> {};
+template <class Op, class C, class OperandPlan, bool kExtraAxisA, bool kExtraAxisB>
+struct may_share_row_value<RowReducePlan<Op, C, OperandPlan, kExtraAxisA>,
+                           RowReducePlan<Op, C, OperandPlan, kExtraAxisB>> : std::true_type {};
 
 /// Calls f(child) for every child of an element-wise plan, as a reference that may change it.
 TENSORX_EXEC_CHECK_DISABLE
@@ -422,7 +433,7 @@ void number_row_reductions(Plan& plan) {
     using Reduction = std::decay_t<decltype(reduction)>;
     int first = 0;
     for_each_row_reduction(plan, [&](auto& earlier) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(earlier)>, Reduction>) {
+      if constexpr (may_share_row_value<std::decay_t<decltype(earlier)>, Reduction>::value) {
         if (first < next && reduction.same_as < 0 && earlier.slot >= 0 &&
             same_plan(earlier, reduction)) {
           reduction.same_as = earlier.slot;

@@ -1,0 +1,74 @@
+// How much work the CPU's row-local pass does, counted by a functor that counts its calls: the
+// element-wise part that a reduction and the output share (softmax's exp(y - max)) is computed
+// once per element, and the same reduction written with and without keepdims (logsumexp's two
+// maxima) once per row. CPU only (not rerun as CUDA): a GPU recomputes the shared part from the
+// row it staged, by design (reduce/cuda_row_engine.cuh), and device code cannot count on the host.
+#include <boost/test/unit_test.hpp>
+
+#include <atomic>
+#include <cmath>
+
+#include <tensorx/tensorx.h>
+
+#include "normalize/normalize_reference.h"
+
+namespace tx = tensorx;
+
+namespace {
+
+std::atomic<long> calls{0};
+
+/// The identity, counting its calls. It takes floats only, so every call is one element (the
+/// engines call a functor without batch forms in their scalar loops).
+struct counted_identity {
+  float operator()(float x) const {
+    calls.fetch_add(1, std::memory_order_relaxed);
+    return x;
+  }
+};
+
+constexpr tx::index_t kRows = 7, kLength = 1000;
+
+tx::Array<float, 2> values() {
+  std::mt19937_64 rng(31);
+  return tx::testing::random_array<float>(tx::make_dim(kRows, kLength), rng);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(normalize_row_work)
+
+BOOST_AUTO_TEST_CASE(softmax_reads_its_input_twice_and_computes_exp_once_per_element) {
+  const tx::Array<float, 2> x = values();
+  tx::Array<float, 2> p(x.dims()), expected(x.dims());
+  expected = tx::softmax<1>(x);
+  calls = 0;
+  // y = counted(x): the max's sweep reads y once per element; the sum's sweep computes
+  // exp(y - max) once per element and keeps it for the output, which reads y no more.
+  p = tx::softmax<1>(tx::F<counted_identity>(x));
+  BOOST_TEST(calls.load() == 2 * x.numel());
+  // The scalar loops that the counting functor takes round otherwise than the SIMD ones.
+  for (tx::index_t r = 0; r < kRows; ++r) {
+    for (tx::index_t k = 0; k < kLength; ++k) {
+      BOOST_TEST(p(r, k) == expected(r, k), boost::test_tools::tolerance(1e-5f));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(logsumexp_without_keepdims_reduces_its_max_once_per_row) {
+  const tx::Array<float, 2> x = values();
+  tx::Array<float, 1> l(tx::make_dim(kRows));
+  calls = 0;
+  // The result's max (no keepdims) and the shift inside the sum (keepdims) are one max: its sweep
+  // and the sum's read y, twice per element; a third sweep would mean the max was reduced again.
+  l = tx::logsumexp<1>(tx::F<counted_identity>(x));
+  BOOST_TEST(calls.load() == 2 * x.numel());
+  for (tx::index_t r = 0; r < kRows; ++r) {
+    double top = -INFINITY, sum = 0;
+    for (tx::index_t k = 0; k < kLength; ++k) top = std::fmax(top, double(x(r, k)));
+    for (tx::index_t k = 0; k < kLength; ++k) sum += std::exp(double(x(r, k)) - top);
+    BOOST_TEST(double(l(r)) == top + std::log(sum), boost::test_tools::tolerance(1e-6));
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
