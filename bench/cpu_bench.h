@@ -9,7 +9,10 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include <cstdint>
+#include <cstring>
+#include <iostream>
 #include <random>
+#include <string>
 
 #include <omp.h>
 
@@ -64,6 +67,33 @@ inline void hand_tiled_transpose(const float* a, float* c, tx::index_t n) {
       }
     }
   }
+}
+
+/// Copies `bytes` from `from` to `to`, each OpenMP thread memcpy'ing its share: the copy
+/// bandwidth that the memory-bound cases are measured against.
+inline void threaded_memcpy(void* to, const void* from, std::int64_t bytes) {
+#pragma omp parallel
+  {
+    const std::int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
+    const std::int64_t begin = bytes * thread / threads, end = bytes * (thread + 1) / threads;
+    std::memcpy(static_cast<char*>(to) + begin, static_cast<const char*>(from) + begin,
+                static_cast<std::size_t>(end - begin));
+  }
+}
+
+/// The end of a CPU benchmark's main: records the thread count every peer gets and the operand
+/// (`what`, e.g. {"matrix", "4096 x 4096 float"}) in the report's context, prints the thread
+/// count, then runs the registered benchmarks. Returns main's exit status.
+inline int run_benchmarks(int argc, char** argv, const char* what_key, const std::string& what) {
+  const std::string threads = std::to_string(thread_count());
+  benchmark::AddCustomContext("threads (OpenMP, tensorx and the Eigen pool)", threads);
+  benchmark::AddCustomContext(what_key, what);
+  std::cout << "threads: " << threads << " for tensorx, the OpenMP loops and Eigen's pool\n";
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
 }
 
 }  // namespace cpu_bench

@@ -18,7 +18,6 @@
 namespace tx = tensorx;
 using cpu_bench::eigen_device;
 using cpu_bench::fill_random;
-using cpu_bench::thread_count;
 
 namespace {
 
@@ -449,13 +448,5 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("small_add/tensorx", small_add_tensorx);
   benchmark::RegisterBenchmark("small_add/hand", small_add_hand);
 
-  const std::string threads = std::to_string(thread_count());
-  benchmark::AddCustomContext("threads (OpenMP, tensorx and the Eigen pool)", threads);
-  benchmark::AddCustomContext("elements", std::to_string(kCount));
-
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return cpu_bench::run_benchmarks(argc, argv, "elements", std::to_string(kCount));
 }

@@ -22,9 +22,6 @@
 #define EIGEN_USE_THREADS  // for cpu_bench.h: Eigen's ThreadPoolDevice
 
 #include <cstdint>
-#include <cstring>
-#include <iostream>
-#include <string>
 
 #include "cpu_bench.h"
 #include "tensorx/tensorx.h"
@@ -32,7 +29,6 @@
 namespace tx = tensorx;
 using cpu_bench::eigen_device;
 using cpu_bench::fill_random;
-using cpu_bench::thread_count;
 
 namespace {
 
@@ -110,17 +106,7 @@ void time_passes(benchmark::State& state, Assign&& assign) {
 // The bound: a copy of the matrix's bytes, each thread memcpy'ing its share.
 void copy_memcpy(benchmark::State& state) {
   const Operands& o = operands();
-  const char* from = reinterpret_cast<const char*>(o.x.data());
-  char* to = reinterpret_cast<char*>(o.y.data());
-  time_passes(state, [&] {
-#pragma omp parallel
-    {
-      const std::int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
-      const std::int64_t begin = kMatrixBytes * thread / threads;
-      const std::int64_t end = kMatrixBytes * (thread + 1) / threads;
-      std::memcpy(to + begin, from + begin, static_cast<std::size_t>(end - begin));
-    }
-  });
+  time_passes(state, [&] { cpu_bench::threaded_memcpy(o.y.data(), o.x.data(), kMatrixBytes); });
 }
 
 // One element-wise pass over the matrix, y = x * gamma: what a tensorx pass that reads the matrix
@@ -282,14 +268,5 @@ int main(int argc, char** argv) {
   register_case("rms_norm/tensorx", rms_norm_tensorx);
   register_case("rms_norm/tensorx_two_passes", rms_norm_tensorx_two_passes);
 
-  const std::string threads = std::to_string(thread_count());
-  benchmark::AddCustomContext("threads (OpenMP, tensorx and the Eigen pool)", threads);
-  benchmark::AddCustomContext("matrix", "4096 x 4096 float");
-  std::cout << "threads: " << threads << " for tensorx, the OpenMP copy and Eigen's pool\n";
-
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return cpu_bench::run_benchmarks(argc, argv, "matrix", "4096 x 4096 float");
 }

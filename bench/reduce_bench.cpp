@@ -9,9 +9,6 @@
 #define EIGEN_USE_THREADS  // for cpu_bench.h: Eigen's ThreadPoolDevice
 
 #include <cstdint>
-#include <cstring>
-#include <iostream>
-#include <string>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -23,7 +20,6 @@
 namespace tx = tensorx;
 using cpu_bench::eigen_device;
 using cpu_bench::fill_random;
-using cpu_bench::thread_count;
 
 namespace {
 
@@ -79,20 +75,8 @@ constexpr std::int64_t kMatrixBytes = kCount * static_cast<std::int64_t>(sizeof(
 // summed by a hand-written OpenMP SIMD loop (what a reduction could reach).
 void copy_memcpy(benchmark::State& state) {
   const Operands& x = operands();
-  const char* from = reinterpret_cast<const char*>(x.a.data());
-  char* to = reinterpret_cast<char*>(x.copy.data());
   for (auto _ : state) {
-#pragma omp parallel
-    {
-#if defined(_OPENMP)
-      const std::int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
-#else
-      const std::int64_t threads = 1, thread = 0;
-#endif
-      const std::int64_t begin = kMatrixBytes * thread / threads;
-      const std::int64_t end = kMatrixBytes * (thread + 1) / threads;
-      std::memcpy(to + begin, from + begin, static_cast<std::size_t>(end - begin));
-    }
+    cpu_bench::threaded_memcpy(x.copy.data(), x.a.data(), kMatrixBytes);
     benchmark::ClobberMemory();
   }
   report(state, 2 * kMatrixBytes);
@@ -278,14 +262,5 @@ int main(int argc, char** argv) {
   register_case("softmax_rows/tensorx", softmax_rows_tensorx);
   register_case("softmax_rows/eigen", softmax_rows_eigen);
 
-  const std::string threads = std::to_string(thread_count());
-  benchmark::AddCustomContext("threads (OpenMP, tensorx and the Eigen pool)", threads);
-  benchmark::AddCustomContext("matrix", "4096 x 4096 float");
-  std::cout << "threads: " << threads << " for tensorx, the OpenMP loops and Eigen's pool\n";
-
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return cpu_bench::run_benchmarks(argc, argv, "matrix", "4096 x 4096 float");
 }

@@ -101,8 +101,8 @@ struct DirectWriter<
     // Only a CUDA unit's GPU pass may take the materialising route; elsewhere it is not even
     // instantiated (it would compile every reduction's own pass: a fifth of a host unit's time).
     if constexpr (std::is_same_v<TU, detail::CudaTranslationUnit>) {
-      detail::write_fused_rows<Saver, TU>(
-          e, dst, [&] { detail::evaluate_elementwise<Saver, TU>(dst, e); });
+      detail::write_fused_rows<Saver, TU>(e, dst,
+                                          [&] { detail::evaluate_elementwise<Saver, TU>(dst, e); });
     } else {
       detail::write_fused_rows<Saver, TU>(e, dst, [] {});
     }
