@@ -1,4 +1,4 @@
-// The bounds check of GPU gather indices (see engine/index_bounds.h): one kernel finds the first
+// The bounds check of GPU gather indices (see index_bounds.h): one kernel finds the first
 // position, in row-major order, whose index names no row of the table; the host reads that one
 // number back (a synchronisation) and, if there is one, the index there, to raise IndexError.
 // The kernel counts as a pass in tx::stats, since it is a launch that the assignment adds.
@@ -34,9 +34,11 @@ __global__ void __launch_bounds__(kCudaThreads)
 }
 
 /// Checks GPU indices with find_row_out_of_range on the current stream of their device (ordered
-/// after the earlier writes to them on any stream).
-template <class I, int K>
-void check_rows_on_gpu(CudaTranslationUnit, const Array<I, K>& indices, index_t rows) {
+/// after the earlier writes to them on any stream); out_of_range(index, position) throws for the
+/// first one outside [0, rows).
+template <class I, int K, class Thrower>
+void check_rows_on_gpu(CudaTranslationUnit, const Array<I, K>& indices, index_t rows,
+                       const Thrower& out_of_range) {
   const index_t count = indices.numel();
   if (count == 0) return;
   constexpr auto kNone = std::numeric_limits<unsigned long long>::max();
@@ -54,7 +56,7 @@ void check_rows_on_gpu(CudaTranslationUnit, const Array<I, K>& indices, index_t 
   const Dim<K> where = delinearize(static_cast<index_t>(position), indices.dims());
   const Array<I, 0> bad(indices.buffer(), Dim<0>(), Dim<0>(),
                         indices.offset() + linearize(where, indices.strides()));
-  throw_row_out_of_range(bad.item(), where, rows);
+  out_of_range(bad.item(), where);
 }
 
 }  // namespace detail

@@ -1,7 +1,7 @@
 // tx::cross_entropy(logits, labels): the mean over rows of logsumexp(row) - row[label], the loss
 // of a classifier with integer labels (PyTorch's cross_entropy with reduction "mean"). Assigned,
-// it checks every label before anything is written, then runs TWO passes: the per-row losses in
-// one row-local pass (reduce/row_fusion.h), and their mean.
+// it checks every label before anything is written (for GPU labels a kernel, one more pass), then
+// runs TWO passes: the per-row losses in one row-local pass (reduce/row_fusion.h), and their mean.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "tensorx/expr/eval_context.h"
 #include "tensorx/expr/exp.h"
 #include "tensorx/expr/indirect_read.h"
+#include "tensorx/layout/index_bounds.h"
 #include "tensorx/normalize/softmax.h"
 #include "tensorx/reduce/reductions.h"
 
@@ -121,18 +122,14 @@ void for_each_array(const LabelPickExp<T, I>& e, F&& f) {
   f(IndirectRead<I, 1>(e.labels()));
 }
 
-/// Throws IndexError for the first label outside [0, classes), naming it and its row (GPU labels
-/// are copied to the host for the check, which synchronises).
-template <class I>
-void check_labels(const Array<I, 1>& labels, index_t classes) {
-  const Array<I, 1> host = is_gpu_place(labels.place()) ? to(labels, CpuPlace()) : labels;
-  for (index_t row = 0; row < host.dims().at(0); ++row) {
-    const I label = host(row);
-    if (label < 0 || label >= classes) {
-      throw IndexError(message("tx::cross_entropy: label ", label, " of row ", row,
-                               " is out of range for ", classes, " classes"));
-    }
-  }
+/// Throws IndexError for the first label outside [0, classes), naming it and its row. GPU labels
+/// are checked by a kernel (layout/index_bounds.h), which synchronises and reads back one label.
+template <class TU, class I>
+void check_labels(TU tu, const Array<I, 1>& labels, index_t classes) {
+  check_rows(tu, labels, classes, [classes](I label, const Dim<1>& row) {
+    throw IndexError(message("tx::cross_entropy: label ", label, " of row ", row.at(0),
+                             " is out of range for ", classes, " classes"));
+  });
 }
 
 }  // namespace detail
@@ -161,7 +158,7 @@ struct DirectWriter<CrossEntropyExp<Logits, Labels>> {
     const detail::EvalContext<TU> context{dst.place()};
     const Array<T, 2> logits = detail::materialise(e.logits(), context);
     const auto labels = detail::materialise(e.labels(), context);
-    detail::check_labels(labels, logits.dims().at(1));
+    detail::check_labels(TU{}, labels, logits.dims().at(1));
     Array<T, 1> losses(labels.dims(), dst.place());
     detail::evaluate<saver::write, TU, detail::Aliasing::kCheck>(
         losses, logsumexp<1>(logits) -
