@@ -68,3 +68,14 @@ macro(tensorx_use_cuda_program_settings)
     add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:-Ofc=max>)
   endif()
 endmacro()
+
+# For a folder of CUDA programs whose host code needs no optimisation (a macro: it sets the
+# directory's scope): nvcc's -O sets the host compiler's level only, cicc and ptxas optimise the
+# device code alike at every level, so the kernels stay as users compile them. The build type's -O
+# level is taken out first: nvcc warns when it sees two.
+macro(tensorx_cuda_host_code_at_O0)
+  foreach(config RELEASE RELWITHDEBINFO MINSIZEREL)
+    string(REGEX REPLACE "-O[0-9s]" "" CMAKE_CUDA_FLAGS_${config} "${CMAKE_CUDA_FLAGS_${config}}")
+  endforeach()
+  add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:-O0>)
+endmacro()
