@@ -67,8 +67,15 @@ DeviceGuard::DeviceGuard(int device) : previous_(0) {
   if (previous_ != device) TENSORX_CUDA_CHECK(cudaSetDevice(device));
 }
 
+// Every GPU assignment holds a guard, nearly always for the device already current. cudaGetDevice
+// reads the thread's state; cudaSetDevice goes through the driver's context bookkeeping even for
+// the current device. So the destructor sets the previous device only when the current one
+// differs from it, whether this guard changed it or code inside the scope did.
 DeviceGuard::~DeviceGuard() {
-  detail::cuda_ignore(cudaSetDevice(previous_));
+  int current = previous_;
+  const cudaError_t status = cudaGetDevice(&current);
+  detail::cuda_ignore(status);
+  if (status != cudaSuccess || current != previous_) detail::cuda_ignore(cudaSetDevice(previous_));
 }
 
 }  // namespace cuda

@@ -160,6 +160,12 @@ BOOST_AUTO_TEST_CASE(the_current_device_and_guards_need_a_gpu) {
       BOOST_TEST(tx::cuda::current_device() == tx::cuda::device_count() - 1);
     }
     BOOST_TEST(tx::cuda::current_device() == before);
+    {
+      // A guard of the current device still restores it when code in its scope changes it.
+      tx::cuda::DeviceGuard guard(before);
+      tx::cuda::set_device(tx::cuda::device_count() - 1);
+    }
+    BOOST_TEST(tx::cuda::current_device() == before);
     return;
   }
   const std::string reason = tx::cuda::unavailable_reason();
