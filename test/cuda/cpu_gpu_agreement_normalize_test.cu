@@ -1,11 +1,14 @@
 // The CPU and the GPU agree on every row-local pass (reduce/row_fusion.h): the library
-// normalisations and a user-written softmax and layer norm, on row lengths that take each GPU
+// normalisations, cross_entropy (its rows' losses and their mean in one kernel) and a
+// user-written softmax and layer norm, on row lengths that take each GPU
 // mode (a warp per row, a block per row with rows staged in shared memory or read from global
 // memory, the materialising route), every mode also forced on small shapes; and the GPU repeats
 // its own results bit for bit. Sums differ between the engines by their summation orders only:
 // a few units of roundoff per level of a tree over the row, relative to the result's magnitude
 // (softmax's outputs and the normalised values are of order 1).
 #include <cmath>
+#include <cstdint>
+#include <random>
 #include <string>
 
 #include <boost/mpl/list.hpp>
@@ -94,6 +97,14 @@ void check_normalisations(const tx::Dim<2>& dims, Mode mode, std::mt19937_64& rn
   }
   check_build(
       "var " + shape, tolerance, [](const auto& a) { return tx::var<1>(a); }, x);
+  if (dims[1] > 0) {  // a label needs a class
+    tx::Array<std::int64_t, 1> labels(tx::make_dim(dims[0]));
+    std::uniform_int_distribution<std::int64_t> label(0, dims[1] - 1);
+    for (std::int64_t& l : make_view(labels)) l = label(rng);
+    check_build(
+        "cross_entropy " + shape, tolerance,
+        [](const auto& a, const auto& l) { return tx::cross_entropy(a, l); }, x, labels);
+  }
 }
 
 using Types = boost::mpl::list<float, tx::bfloat16>;
@@ -156,9 +167,17 @@ BOOST_AUTO_TEST_CASE(one_kernel_per_assignment) {
   const auto x = mirror_on_gpu(random_array<float>(tx::make_dim(300, 1000), rng, -4, 4));
   const auto gamma = mirror_on_gpu(random_array<float>(tx::make_dim(1000), rng, 0.5, 1.5));
   tx::Array<float, 2> y(x.dims(), x.place());
+  tx::Array<std::int32_t, 1> host_labels(tx::make_dim(300));
+  for (std::int32_t& l : make_view(host_labels)) l = static_cast<std::int32_t>(rng() % 1000);
+  const auto labels = mirror_on_gpu(host_labels);
+  tx::Array<float, 0> loss(tx::Dim<0>(), x.place());
   auto before = tx::stats::passes();
   y = tx::softmax<1>(x);
   y = tx::rms_norm<1>(x, gamma, 1e-6f);
+  BOOST_TEST(tx::stats::passes() - before == 2u);
+  // The losses and their mean in one kernel, after the labels' check (a kernel of its own).
+  before = tx::stats::passes();
+  loss = tx::cross_entropy(x, labels);
   BOOST_TEST(tx::stats::passes() - before == 2u);
 }
 

@@ -1,6 +1,7 @@
-// tx::cross_entropy(logits, labels) assigned to a rank-0 array: TWO passes (the losses per row in
-// one row-local pass, then their mean), against loops in double, for float and double logits and
-// int32 and int64 labels, rows of every length, strided logits; NaN for no rows. Every label is
+// tx::cross_entropy(logits, labels) assigned to a rank-0 array: ONE pass (the losses per row of a
+// row-local pass and their mean), against loops in double, for float, double and bfloat16 logits
+// and int32 and int64 labels, rows of every length, strided logits, compound assignment, the same
+// bits for any thread count; NaN for no rows. Every label is
 // checked before anything is written (on a GPU by a kernel, one pass more): one out of range is an
 // IndexError naming it and its row, and a label count that differs from the row count a ShapeError
 // naming both shapes.
@@ -61,7 +62,7 @@ using LogitsAndLabels =
     boost::mpl::list<std::pair<float, std::int32_t>, std::pair<float, std::int64_t>,
                      std::pair<double, std::int32_t>, std::pair<double, std::int64_t>>;
 
-BOOST_AUTO_TEST_CASE_TEMPLATE(the_mean_loss_of_rows_of_every_length_is_two_passes, Types,
+BOOST_AUTO_TEST_CASE_TEMPLATE(the_mean_loss_of_rows_of_every_length_is_one_pass, Types,
                               LogitsAndLabels) {
   using T = typename Types::first_type;
   using I = typename Types::second_type;
@@ -74,8 +75,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(the_mean_loss_of_rows_of_every_length_is_two_passe
       auto loss = tx::testing::scalar_on_test_place<T>();
       const auto before = tx::stats::passes();
       loss = tx::cross_entropy(logits, labels);
-      BOOST_TEST(tx::stats::passes() - before == 2u + kLabelCheckPasses,
-                 "the losses per row, then their mean");
+      BOOST_TEST(tx::stats::passes() - before == 1u + kLabelCheckPasses,
+                 "the losses per row and their mean");
       check_loss(loss, tx::testing::reference_cross_entropy(rows_of(logits), rows_of(labels)), rows,
                  length);
     }
@@ -95,6 +96,42 @@ BOOST_AUTO_TEST_CASE(strided_logits_and_no_rows) {
   const auto none = random_array<float>(tx::make_dim(0, 10), rng);
   loss = tx::cross_entropy(none, random_labels<std::int64_t>(0, 10, rng));
   BOOST_TEST(std::isnan(tx::testing::on_host(loss).item()), "the mean over no rows is NaN");
+}
+
+BOOST_AUTO_TEST_CASE(compound_assignment_narrow_floats_and_any_thread_count) {
+  auto rng = tx::testing::make_rng(145);
+  const tx::index_t rows = 37, classes = 300;
+  const auto logits = random_array<float>(tx::make_dim(rows, classes), rng, -8.0, 8.0);
+  const auto labels = random_labels<std::int32_t>(rows, classes, rng);
+  const double expected = tx::testing::reference_cross_entropy(rows_of(logits), rows_of(labels));
+
+  auto loss = tx::testing::scalar_on_test_place<float>();
+  loss = 1.5f;
+  loss += tx::cross_entropy(logits, labels);
+  const double got = static_cast<double>(tx::testing::on_host(loss).item());
+  BOOST_TEST(std::abs(got - (1.5 + expected)) <= 1e-5 * (1.5 + expected), "+= adds the mean");
+  loss -= tx::cross_entropy(logits, labels);
+  BOOST_TEST(std::abs(tx::testing::on_host(loss).item() - 1.5f) <= 1e-5f, "-= takes it away");
+
+  // bfloat16 logits: the losses and their mean in float, rounded once to bfloat16.
+  const tx::Array<tx::bfloat16, 2> narrow = tx::cast<tx::bfloat16>(logits);
+  auto narrow_loss = tx::testing::scalar_on_test_place<tx::bfloat16>();
+  narrow_loss = tx::cross_entropy(narrow, labels);
+  const double narrow_expected =
+      tx::testing::reference_cross_entropy(rows_of(narrow), rows_of(labels));
+  const double narrow_got = static_cast<double>(tx::testing::on_host(narrow_loss).item());
+  BOOST_TEST(std::abs(narrow_got - narrow_expected) <= 0x1p-8 * narrow_expected,
+             "bfloat16 loss " << narrow_got << ", expected " << narrow_expected);
+
+  // The rows' losses are summed in row order, whatever the threads: the same bits.
+  const int threads = tx::num_threads();
+  auto one_thread = tx::testing::scalar_on_test_place<float>();
+  tx::set_num_threads(1);
+  one_thread = tx::cross_entropy(logits, labels);
+  tx::set_num_threads(threads);
+  auto all_threads = tx::testing::scalar_on_test_place<float>();
+  all_threads = tx::cross_entropy(logits, labels);
+  BOOST_TEST(tx::testing::on_host(one_thread).item() == tx::testing::on_host(all_threads).item());
 }
 
 BOOST_AUTO_TEST_CASE(a_label_out_of_range_is_an_index_error_before_any_work) {

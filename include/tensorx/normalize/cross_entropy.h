@@ -1,7 +1,8 @@
 // tx::cross_entropy(logits, labels): the mean over rows of logsumexp(row) - row[label], the loss
 // of a classifier with integer labels (PyTorch's cross_entropy with reduction "mean"). Assigned,
 // it checks every label before anything is written (for GPU labels a kernel, one more pass), then
-// runs TWO passes: the per-row losses in one row-local pass (reduce/row_fusion.h), and their mean.
+// runs ONE pass: the per-row losses of a row-local pass (reduce/row_fusion.h), summed by the same
+// pass (reduce/row_writer.h: write_mean_of_rows).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,9 @@
 #include "tensorx/expr/indirect_read.h"
 #include "tensorx/layout/index_bounds.h"
 #include "tensorx/normalize/softmax.h"
+#include "tensorx/ops/functor.h"
 #include "tensorx/reduce/reductions.h"
+#include "tensorx/reduce/row_writer.h"
 
 namespace tensorx {
 
@@ -146,25 +149,34 @@ void for_each_array(const CrossEntropyExp<Logits, Labels>& e, F&& f) {
   detail::for_each_array_read_indirectly(e.labels(), f);
 }
 
-/// The loss is written by its own two passes (see the file comment).
+/// The loss is written by its own pass (see the file comment).
 template <class Logits, class Labels>
 struct DirectWriter<CrossEntropyExp<Logits, Labels>> {
   /// True: never evaluated element by element.
   static constexpr bool kEnabled = true;
 
-  /// dst = Saver(dst, the loss): the labels checked, the per-row losses, then their mean.
+  /// dst = Saver(dst, the loss): the labels checked, then the per-row losses and their mean in
+  /// one pass (reduce/row_writer.h: write_mean_of_rows), the losses kept in the compute type.
   template <class Saver, class TU, class T, int N>
   static void write(const CrossEntropyExp<Logits, Labels>& e, const Array<T, N>& dst) {
+    using C = compute_t<T>;
     const detail::EvalContext<TU> context{dst.place()};
     const Array<T, 2> logits = detail::materialise(e.logits(), context);
     const auto labels = detail::materialise(e.labels(), context);
     detail::check_labels(TU{}, labels, logits.dims().at(1));
-    Array<T, 1> losses(labels.dims(), dst.place());
-    detail::evaluate<saver::write, TU, detail::Aliasing::kCheck>(
-        losses, logsumexp<1>(logits) -
-                    detail::LabelPickExp<T, typename Labels::value_type>(logits, labels));
+    const auto losses =
+        logsumexp<1>(logits) - detail::LabelPickExp<T, typename Labels::value_type>(logits, labels);
+    Array<C, 1> values(labels.dims(), dst.place());
     Array<T, N> result = dst;
-    detail::evaluate<Saver, TU, detail::Aliasing::kCheck>(result, mean(losses));
+    if (values.numel() == 0) {
+      // The mean of no rows: NaN, without a pass over rows.
+      detail::evaluate<Saver, TU, detail::Aliasing::kCheck>(result, cast<T>(mean(values)));
+      return;
+    }
+    detail::write_mean_of_rows<Saver, TU>(losses, dst, values, [&] {
+      detail::evaluate<saver::write, TU, detail::Aliasing::kCheck>(values, cast<C>(losses));
+      detail::evaluate<Saver, TU, detail::Aliasing::kCheck>(result, cast<T>(mean(values)));
+    });
   }
 };
 

@@ -36,7 +36,9 @@
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/engine/cuda_engine.cuh"
 #include "tensorx/engine/cuda_launch.cuh"
+#include "tensorx/memory/allocation.h"
 #include "tensorx/place/device.h"
+#include "tensorx/reduce/cuda_reduce_sources.cuh"
 #include "tensorx/reduce/reducers.h"
 #include "tensorx/reduce/row_fusion.h"
 
@@ -95,12 +97,16 @@ __device__ TENSORX_FORCE_INLINE A shuffle_xor(const A& value, int mask) {
 }
 
 /// Every thread's accumulator of the team combined; every thread of the team gets the same
-/// result (the combinations are commutative, so both lanes of a butterfly step agree).
+/// result. Both lanes of a butterfly step combine the lower lane's value with the upper lane's,
+/// in that order: max and min are not commutative bit for bit (+0 against -0, NaNs of different
+/// payloads), and the lanes must not end with different zeros.
 template <class Op, class A>
 __device__ A team_combine(A value, RowTeam team) {
+  const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
   TENSORX_UNROLL
   for (int mask = kWarpSize / 2; mask > 0; mask /= 2) {
-    value = Op::combine(value, shuffle_xor(value, mask));
+    const A other = shuffle_xor(value, mask);
+    value = (lane & mask) != 0 ? Op::combine(other, value) : Op::combine(value, other);
   }
   if (!team.warp) {
     __shared__ A warps[kCudaThreads / kWarpSize];
@@ -324,6 +330,29 @@ class TeamRowReducer {
   RowValues values_;
 };
 
+/// Calls f(bound) with the plan of the item at `index` bound for `team`: the rows its reductions
+/// read staged first in `team_memory` (none where staged_bytes is 0; `row_length` the output's
+/// own row, if it has one), then its reductions computed by the team. Every thread of the team
+/// calls it for the same item.
+template <class Plan, int N, class F>
+__device__ TENSORX_FORCE_INLINE void with_bound_item(const Plan& plan, const Dim<N>& index,
+                                                     index_t row_length, RowTeam team,
+                                                     unsigned char* team_memory,
+                                                     std::size_t staged_bytes, F&& f) {
+  Plan row_plan = plan;
+  if (staged_bytes > 0) {
+    team.sync();  // every thread is done with the previous item's copies
+    RowStage stage(team_memory, staged_bytes, team);
+    StageLeaves<true> copy{stage};
+    for_each_row_leaf<false>(row_plan, index, row_length, copy);
+    StageLeaves<false> point{stage};
+    for_each_row_leaf<false>(row_plan, index, row_length, point);
+    team.sync();  // the copies are complete
+  }
+  TeamRowReducer reducer(team);
+  f(bind_rows(row_plan, index, reducer));
+}
+
 /// The fused pass: with kRows, each team writes rows of dst of `length` elements (`items` rows,
 /// `extent` dst's extent with the last axis 1); otherwise each team writes one element of dst
 /// (`items` elements, `extent` dst's extent), computed from the rows its reductions reduce. A
@@ -339,40 +368,73 @@ __global__ void __launch_bounds__(kCudaThreads)
   const index_t row_length = kRows ? length : 0;  // the output's own row, if it has one
   for (index_t item = team.first(); item < items; item += team.count()) {
     const Dim<N> index = delinearize(item, extent);
-    Plan row_plan = plan;
-    if (staged_bytes > 0) {
-      team.sync();  // every thread is done with the previous row's copies
-      RowStage stage(team_memory, staged_bytes, team);
-      StageLeaves<true> copy{stage};
-      for_each_row_leaf<false>(row_plan, index, row_length, copy);
-      StageLeaves<false> point{stage};
-      for_each_row_leaf<false>(row_plan, index, row_length, point);
-      team.sync();  // the copies are complete
-    }
-    TeamRowReducer reducer(team);
-    const auto& bound = bind_rows(row_plan, index, reducer);
-    if constexpr (kRows) {
-      T* const row = dst + linearize(index, dst_strides);
-      Dim<N> at = index;
-      for (index_t j = team.rank(); j < length; j += team.size()) {
-        at.at(N - 1) = j;
-        save_element<Saver>(row + j * dst_strides.at(N - 1), bound.at(at));
-      }
-    } else {
-      const auto value = bound.at(index);
-      if (team.rank() == 0) save_element<Saver>(dst + linearize(index, dst_strides), value);
-    }
+    with_bound_item(plan, index, row_length, team, team_memory, staged_bytes,
+                    [&](const auto& bound) {
+                      if constexpr (kRows) {
+                        T* const row = dst + linearize(index, dst_strides);
+                        Dim<N> at = index;
+                        for (index_t j = team.rank(); j < length; j += team.size()) {
+                          at.at(N - 1) = j;
+                          save_element<Saver>(row + j * dst_strides.at(N - 1), bound.at(at));
+                        }
+                      } else {
+                        const auto value = bound.at(index);
+                        if (team.rank() == 0) {
+                          save_element<Saver>(dst + linearize(index, dst_strides), value);
+                        }
+                      }
+                    });
   }
 }
 
-template <bool kRows, class Saver, class T, int N, class Plan>
-void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items, index_t length,
-                       const Plan& plan, StreamHandle stream, bool warp_teams, bool stage) {
-  const auto kernel = fused_rows_kernel<kRows, Saver, T, N, Plan>;
-  const void* entry = reinterpret_cast<const void*>(kernel);
+/// The mean of a per-row pass over `rows` items, in the same kernel: each team writes its items'
+/// values to `values` (as fused_rows_kernel's per-row form), then the last block to finish (an
+/// atomic ticket after __threadfence, as the reduction kernels' split results) sums all of them
+/// in a fixed order, in double, and writes Saver(*dst, sum / rows): the order depends only on
+/// `rows`, so the result repeats bitwise.
+template <class Saver, class T, class C, class Plan>
+__global__ void __launch_bounds__(kCudaThreads)
+    fused_row_mean_kernel(T* dst, C* values, index_t rows, Plan plan, bool warp_teams,
+                          std::size_t staged_bytes, unsigned* ticket) {
+  const RowTeam team{warp_teams};
+  extern __shared__ __align__(16) unsigned char staged_rows[];
+  unsigned char* const team_memory = staged_rows + team.in_block() * staged_bytes;
+  for (index_t item = team.first(); item < rows; item += team.count()) {
+    const Dim<1> index = make_dim(item);
+    with_bound_item(plan, index, 0, team, team_memory, staged_bytes, [&](const auto& bound) {
+      const C value = static_cast<C>(bound.at(index));
+      if (team.rank() == 0) values[item] = value;
+    });
+  }
+  __shared__ bool last;
+  __threadfence();  // this block's values are visible before its ticket
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();  // pairs with the other blocks' fences before their tickets
+  double sum = 0;
+  for (index_t i = threadIdx.x; i < rows; i += blockDim.x) sum += load_partial(&values[i]);
+  sum = team_combine<op::sum_reducer>(sum, RowTeam{false});
+  if (threadIdx.x == 0) {
+    save_element<Saver>(dst, static_cast<C>(sum / static_cast<double>(rows)));
+  }
+}
+
+/// The launch of a fused kernel kKernel: its grid (at most one wave of the blocks resident with
+/// its shared memory) and each team's share of shared memory (0: rows are read from global
+/// memory by every sweep, where they do not fit). Sets the kernel's shared memory limit once per
+/// device.
+struct FusedGrid {
+  unsigned blocks;
+  std::size_t block_bytes;
+  std::size_t team_bytes;
+};
+
+template <auto kKernel, int N, class Plan>
+FusedGrid fused_grid(const Plan& plan, index_t items, int device, bool warp_teams, bool stage) {
+  const void* entry = reinterpret_cast<const void*>(kKernel);
   const index_t teams = warp_teams ? kWarpsPerBlock : 1;
-  // Rows that do not fit are read from global memory by every sweep.
-  const int device = device_of(dst.place());
   const std::size_t budget = staging_budget(device);
   std::size_t team_bytes = stage ? staged_bytes_per_team<Plan, N>(plan) : 0;
   if (team_bytes * teams > budget) team_bytes = 0;
@@ -404,17 +466,41 @@ void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t ite
   const index_t wave = index_t{multiprocessor_count(device)} * resident;
   const auto blocks =
       static_cast<unsigned>(std::max<index_t>(1, std::min((items + teams - 1) / teams, wave)));
-  kernel<<<blocks, kCudaThreads, block_bytes, stream>>>(dst.data(), dst.strides(), extent, items,
-                                                        length, plan, warp_teams, team_bytes);
+  return {blocks, block_bytes, team_bytes};
+}
+
+template <bool kRows, class Saver, class T, int N, class Plan>
+void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items, index_t length,
+                       const Plan& plan, StreamHandle stream, bool warp_teams, bool stage) {
+  constexpr auto kernel = fused_rows_kernel<kRows, Saver, T, N, Plan>;
+  const FusedGrid grid =
+      fused_grid<kernel, N>(plan, items, device_of(dst.place()), warp_teams, stage);
+  kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(
+      dst.data(), dst.strides(), extent, items, length, plan, warp_teams, grid.team_bytes);
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
-/// The longest row that a top reduction of `plan` reduces.
+/// The longest row that a reduction of `plan` reduces, nested ones included (a kept reduction
+/// inside another's operand may reduce rows of another length).
 template <class Plan>
 index_t longest_reduced_row(const Plan& plan) {
   index_t longest = 0;
-  for_each_top_reduction(plan, [&](const auto& r) { longest = std::max(longest, r.length); });
+  Plan copy = plan;  // for_each_row_reduction visits mutable plans
+  for_each_row_reduction(copy, [&](const auto& r) { longest = std::max(longest, r.length); });
   return longest;
+}
+
+/// Who owns a row of a fused pass whose longest reduced row is `reduced`: a warp or the block, and
+/// whether the team stages its rows (forced_row_gpu_mode may force either).
+struct TeamChoice {
+  bool warp;
+  bool stage;
+};
+
+inline TeamChoice choose_teams(index_t reduced) {
+  const RowGpuMode mode = forced_row_gpu_mode;
+  return {mode == RowGpuMode::kWarp || (mode == RowGpuMode::kAuto && reduced <= kWarpRowLength),
+          mode != RowGpuMode::kBlockGlobal};
 }
 
 /// Runs the fused pass (kRows: the rows form; else the per-row form) of `plan` into the GPU array
@@ -431,13 +517,31 @@ void run_fused_gpu(CudaTranslationUnit, std::bool_constant<kRows>, Saver, const 
     extent.at(N - 1) = 1;
   }
   const index_t items = product(extent);
-  const index_t reduced =
-      kRows ? std::max(length, longest_reduced_row(plan)) : longest_reduced_row(plan);
-  const RowGpuMode mode = forced_row_gpu_mode;
-  const bool warp =
-      mode == RowGpuMode::kWarp || (mode == RowGpuMode::kAuto && reduced <= kWarpRowLength);
-  const bool stage = mode != RowGpuMode::kBlockGlobal;
-  launch_fused_rows<kRows, Saver>(dst, extent, items, length, plan, stream, warp, stage);
+  const TeamChoice teams = choose_teams(std::max(length, longest_reduced_row(plan)));
+  launch_fused_rows<kRows, Saver>(dst, extent, items, length, plan, stream, teams.warp,
+                                  teams.stage);
+}
+
+/// dst (one element) = Saver(dst, the mean of the per-row pass of `plan` over the rows of
+/// `values`, which receives each row's value): ONE kernel (fused_row_mean_kernel) on `stream` of
+/// dst's device. Throws CudaError when the launch fails.
+template <class Saver, class T, int N, class C, class Plan>
+void run_fused_mean_gpu(CudaTranslationUnit, Saver, const Array<T, N>& dst,
+                        const Array<C, 1>& values, const Plan& plan, StreamHandle stream) {
+  const int device = device_of(dst.place());
+  cuda::DeviceGuard guard(device);
+  stats::record_pass();
+  const index_t rows = values.numel();
+  const TeamChoice teams = choose_teams(longest_reduced_row(plan));
+  constexpr auto kernel = fused_row_mean_kernel<Saver, T, C, Plan>;
+  const FusedGrid grid = fused_grid<kernel, 1>(plan, rows, device, teams.warp, teams.stage);
+  // Freed, stream-ordered, when it goes out of scope after the launch.
+  const Allocation ticket(sizeof(unsigned), dst.place());
+  TENSORX_CUDA_CHECK(cudaMemsetAsync(ticket.data(), 0, sizeof(unsigned), stream));
+  kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(
+      dst.data(), values.data(), rows, plan, teams.warp, grid.team_bytes,
+      static_cast<unsigned*>(ticket.data()));
+  TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
 /// True when a team per row keeps the device busy: at least one row per multiprocessor, or rows
