@@ -67,6 +67,13 @@ BOOST_AUTO_TEST_CASE(run_time_axes_of_every_rank_and_element_type) {
   check_darray<3>(tx::argmin(x, -1, tx::keepdims), values, 4u, Reduction::kArgMin);
   check_darray<1>(tx::sum(x), values, 7u, Reduction::kSum);
   check_darray<3>(tx::sum(x, {}), values, 0u, Reduction::kSum);
+  // One axis as a number, as argmax takes it; a braced list is still a list of axes.
+  check_darray<2>(tx::sum(x, 1), values, 2u, Reduction::kSum);
+  check_darray<3>(tx::mean(x, -1, tx::keepdims), values, 4u, Reduction::kMean);
+  check_darray<2>(tx::max(x, std::int64_t{0}), values, 1u, Reduction::kMax);
+  check_darray<2>(tx::min(x, 2), values, 4u, Reduction::kMin);
+  check_darray<3>(tx::prod(x, 1, tx::keepdims), values, 2u, Reduction::kProd);
+  check_darray<2>(tx::sum(x, {2}), values, 4u, Reduction::kSum);
   BOOST_TEST(tx::dims(tx::max(x)) == tx::make_ddim({1}));
   BOOST_TEST(tx::dtype(tx::argmax(x, 0)) == tx::DataType::kInt64);
 
@@ -101,6 +108,7 @@ BOOST_AUTO_TEST_CASE(bad_axes_and_element_types_throw) {
   BOOST_CHECK_EXCEPTION(tx::sum(x, {1, -1}), tx::ShapeError,
                         tx::testing::message_has({"axis -1 appears twice", "(2, 3)"}));
   BOOST_CHECK_EXCEPTION(tx::argmax(x, 5), tx::ShapeError, tx::testing::message_has({"axis 5"}));
+  BOOST_CHECK_EXCEPTION(tx::sum(x, -3), tx::ShapeError, tx::testing::message_has({"axis -3"}));
   const tx::DArray integers = tx::make_darray(tx::make_ddim({2, 3}), 1, tx::testing::test_place());
   BOOST_CHECK_EXCEPTION(tx::mean(integers, {0}), tx::TypeError,
                         tx::testing::message_has({"tx::mean", "int32"}));
