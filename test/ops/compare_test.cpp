@@ -1,5 +1,6 @@
 // Comparisons (== != < <= > >=) and tx::where on expressions of every layout, numbers and SIMD
 // batches: comparisons give 1 or 0 in the operands' element type, where picks by nonzero.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -124,6 +125,33 @@ BOOST_AUTO_TEST_CASE(where_takes_a_comparison_as_in_the_design) {
   host(0) = nan;
   const tx::Array<float, 1> picked = tx::where(tx::testing::on_test_place(host), 1.0f, 2.0f);
   BOOST_TEST(tx::testing::on_host(picked)(0) == 1.0f);
+}
+
+BOOST_AUTO_TEST_CASE(narrow_float_scalars_are_numbers_like_any_other) {
+  // A float16 or bfloat16 scalar joins expressions, comparisons and math functions, and is
+  // assigned and compound-assigned, as a float or an int is.
+  auto rng = tx::testing::make_rng(203);
+  const auto source = Values<float>(-2.0, 2.0).array(tx::make_dim(4, 6), rng);
+  const tx::Array<tx::bfloat16, 2> h = tx::cast<tx::bfloat16>(source);
+  const auto values = tx::testing::on_host(tx::Array<float, 2>(tx::cast<float>(h)));
+  tx::Array<tx::bfloat16, 2> r(h.dims(), tx::testing::test_place());
+  r = h * tx::bfloat16(2.0f) + tx::bfloat16(0.5f) * (h > tx::bfloat16(0.25f)) -
+      tx::maximum(h, tx::bfloat16(0.0f));
+  tx::testing::check_close(
+      "bfloat16 scalars", r,
+      tx::testing::reference_values(
+          h.dims(),
+          [](double v) { return 2 * v + 0.5 * (v > 0.25 ? 1.0 : 0.0) - std::max(v, 0.0); },
+          values));
+  r = tx::bfloat16(0.25f);
+  r += tx::float16(1.0f);
+  r.slice(0, 1) = tx::bfloat16(3.0f);
+  const auto assigned = tx::testing::on_host(tx::Array<float, 2>(tx::cast<float>(r)));
+  BOOST_TEST(assigned(0, 5) == 3.0f);
+  BOOST_TEST(assigned(3, 0) == 1.25f);
+  tx::Array<float, 2> f(h.dims(), tx::testing::test_place());
+  f = source * tx::float16(0.5f);
+  BOOST_TEST(tx::testing::on_host(f)(1, 2) == 0.5f * tx::testing::on_host(source)(1, 2));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

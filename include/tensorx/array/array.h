@@ -13,6 +13,7 @@
 #include "tensorx/core/config.h"
 #include "tensorx/core/error.h"
 #include "tensorx/core/expression.h"
+#include "tensorx/core/narrow_float.h"
 #include "tensorx/core/stats.h"
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/memory/allocation.h"
@@ -129,7 +130,7 @@ class Array {
   }
   /// Sets every element to `value` (converted to T), through the compiled layer: from any
   /// translation unit, on any place. Throws ShapeError for an unallocated array.
-  template <class V, class = std::enable_if_t<std::is_arithmetic_v<V>>>
+  template <class V, class = std::enable_if_t<is_scalar_number_v<V>>>
   Array& operator=(V value) {
     check_allocated_for(value);
     const T element = static_cast<T>(value);
@@ -284,8 +285,7 @@ class Array {
       detail::evaluate<Saver, TU>(*this, v);
       return *this;
     } else {
-      static_assert(std::is_arithmetic_v<V>,
-                    "Compound assignment takes an expression or a number.");
+      static_assert(is_scalar_number_v<V>, "Compound assignment takes an expression or a number.");
       check_allocated_for(v);
       detail::evaluate_scalar<Saver, TU>(*this, static_cast<T>(v));
       return *this;

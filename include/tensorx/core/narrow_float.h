@@ -106,6 +106,11 @@ struct is_narrow_float : std::false_type {};
 template <class T>
 inline constexpr bool is_narrow_float_v = is_narrow_float<T>::value;
 
+/// True for the numbers that join expressions and are assigned to arrays as scalars: the
+/// arithmetic types, float16 and bfloat16 (`h * tx::bfloat16(2.0f)`, `h = tx::float16(0.5f)`).
+template <class T>
+inline constexpr bool is_scalar_number_v = std::is_arithmetic_v<T> || is_narrow_float_v<T>;
+
 /// True for the floating-point element types: float, double, float16 and bfloat16.
 template <class T>
 inline constexpr bool is_floating_element_v = std::is_floating_point_v<T> || is_narrow_float_v<T>;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "tensorx/array/array.h"
+#include "tensorx/core/narrow_float.h"
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/engine/assign.h"
 #include "tensorx/expr/exp.h"
@@ -81,7 +82,7 @@ class AssignableView {
     if constexpr (is_expression_v<V>) {
       detail::evaluate<Saver, TU>(view, v);
     } else {
-      static_assert(std::is_arithmetic_v<V>, "A view is assigned an expression or a number.");
+      static_assert(is_scalar_number_v<V>, "A view is assigned an expression or a number.");
       detail::evaluate_scalar<Saver, TU>(view, static_cast<T>(v));
     }
     return self;

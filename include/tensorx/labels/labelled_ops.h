@@ -5,6 +5,7 @@
 
 #include <type_traits>
 
+#include "tensorx/core/narrow_float.h"
 #include "tensorx/labels/labelled_exp.h"
 #include "tensorx/ops/arithmetic.h"
 
@@ -12,7 +13,7 @@ namespace tensorx {
 namespace detail {
 
 template <class V>
-constexpr bool is_labelled_number_v = std::is_arithmetic_v<V> || std::is_same_v<V, float16>;
+constexpr bool is_labelled_number_v = is_scalar_number_v<V>;
 
 /// Enables a binary operator when one side is labelled and the other labelled or a number.
 template <class L, class R>

@@ -6,6 +6,7 @@
 
 #include "tensorx/core/integer_arithmetic.h"
 
+#include "tensorx/core/narrow_float.h"
 #include "tensorx/engine/assign.h"
 #include "tensorx/expr/map_exp.h"
 
@@ -66,8 +67,8 @@ namespace detail {
 /// one too or a number.
 template <class L, class R>
 constexpr bool is_operator_pair_v = (is_expression_v<L> &&
-                                     (is_expression_v<R> || std::is_arithmetic_v<R>)) ||
-                                    (is_expression_v<R> && std::is_arithmetic_v<L>);
+                                     (is_expression_v<R> || is_scalar_number_v<R>)) ||
+                                    (is_expression_v<R> && is_scalar_number_v<L>);
 }  // namespace detail
 
 /// l + r element-wise, broadcasting: a lazy node, assigned in one pass.

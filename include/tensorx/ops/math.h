@@ -6,6 +6,7 @@
 
 #include <type_traits>
 
+#include "tensorx/core/narrow_float.h"
 #include "tensorx/engine/assign.h"
 #include "tensorx/expr/map_exp.h"
 #include "tensorx/ops/composite_math.h"
@@ -209,7 +210,7 @@ namespace detail {
 
 /// An operand of an element-wise function: an array, an expression or a number.
 template <class Operand>
-constexpr bool is_map_operand_v = is_expression_v<Operand> || std::is_arithmetic_v<Operand>;
+constexpr bool is_map_operand_v = is_expression_v<Operand> || is_scalar_number_v<Operand>;
 
 /// Operands of an element-wise function: at least one of them an array or expression.
 template <class... Operands>
