@@ -11,6 +11,8 @@
 #include "interop/interop_cases.h"
 #include "tensorx/array/darray.h"
 #include "tensorx/interop/dlpack.h"
+#include "tensorx/layout/permute_exp.h"
+#include "tensorx/layout/slice_exp.h"
 
 namespace tx = tensorx;
 
@@ -100,6 +102,23 @@ BOOST_AUTO_TEST_CASE(a_strided_offset_view_keeps_its_strides_and_offset) {
   tx::testing::check_same_elements(imported, view);
   imported(2, 3) = 42.0;  // row 5, column 0 of the base
   BOOST_TEST(base(5, 0) == 42.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_transpose_or_slice_of_an_array_goes_out_with_its_strides) {
+  auto rng = tx::testing::make_rng(34);
+  const auto base = tx::testing::random_values<float>(tx::make_dim(5, 7), rng);
+  DLManagedTensorVersioned* tensor = tx::to_dlpack(tx::transpose(base));
+  check_describes(tensor, tx::transpose(base).array());
+  BOOST_TEST(tensor->dl_tensor.strides[0] == 1);
+  BOOST_TEST(tensor->dl_tensor.strides[1] == 7);
+  const auto imported = tx::from_dlpack<float, 2>(tensor);
+  BOOST_TEST(imported.data() == base.data());
+  BOOST_TEST(imported(6, 4) == base(4, 6));
+
+  DLManagedTensorVersioned* columns = tx::to_dlpack(tx::slice(base, 1, 2, 5));
+  const auto sliced = tx::from_dlpack<float, 2>(columns);
+  BOOST_TEST(sliced.dims() == tx::make_dim(5, 3));
+  BOOST_TEST(sliced(3, 0) == base(3, 2));
 }
 
 BOOST_AUTO_TEST_CASE(null_strides_mean_row_major_and_byte_offsets_are_honoured) {

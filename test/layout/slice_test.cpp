@@ -2,6 +2,8 @@
 // expression that prepare() pushes into the arrays it reads, so that it stays one fused pass.
 #include <boost/test/unit_test.hpp>
 
+#include <vector>
+
 #include <tensorx/tensorx.h>
 
 #include "layout/layout_cases.h"
@@ -189,6 +191,32 @@ BOOST_AUTO_TEST_CASE(disjoint_slices_of_the_destination_need_no_temporary) {
   check_close(a, reference(a.dims(), [&](const auto& i) {
                 return i[0] < 3 ? old(i[0] + 3, i[1]) + 1.0 : old[i];
               }));
+}
+
+BOOST_AUTO_TEST_CASE(views_of_arrays_are_iterated_through_the_arrays_they_view) {
+  // tx::transpose(a) and tx::slice(a, ...) are views of a's buffer: make_view takes them as it
+  // takes the strided Array they view, in their own row-major order.
+  tx::Array<float, 3> a(tx::make_dim(2, 3, 4));
+  for (tx::index_t i = 0; i < a.numel(); ++i) a.data()[i] = static_cast<float>(i);
+  std::vector<float> transposed;
+  for (const float v : tx::make_view(tx::transpose(a))) transposed.push_back(v);
+  BOOST_TEST_REQUIRE(transposed.size() == 24u);
+  // transpose(a)(i, j, k) = a(k, j, i) = 12 k + 4 j + i.
+  for (tx::index_t i = 0; i < 4; ++i) {
+    for (tx::index_t j = 0; j < 3; ++j) {
+      for (tx::index_t k = 0; k < 2; ++k) {
+        BOOST_TEST(transposed[static_cast<std::size_t>(6 * i + 2 * j + k)] ==
+                   static_cast<float>(12 * k + 4 * j + i));
+      }
+    }
+  }
+  std::vector<float> sliced;
+  for (const float v : tx::make_view(tx::slice(a, 2, 1, 3))) sliced.push_back(v);
+  BOOST_TEST_REQUIRE(sliced.size() == 12u);
+  // slice(a, 2, 1, 3)(i, j, k) = a(i, j, k + 1).
+  for (std::size_t n = 0; n < sliced.size(); ++n) {
+    BOOST_TEST(sliced[n] == static_cast<float>(4 * (n / 2) + 1 + n % 2));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(empty_slices_and_empty_arrays_do_no_work) {

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <iterator>
+#include <type_traits>
+#include <utility>
 
 #include "tensorx/array/array.h"
 
@@ -154,6 +156,22 @@ class ArrayView {
 template <class T, int N>
 ArrayView<T, N> make_view(const Array<T, N>& array) {
   return array;
+}
+
+namespace detail {
+/// Enables a function for views over an array (tx::transpose(a), tx::slice(a, axis, b, e), a
+/// labelled array): nodes whose array() is the strided Array they view.
+template <class V>
+using if_array_view =
+    std::enable_if_t<is_array<std::decay_t<decltype(std::declval<const V&>().array())>>::value,
+                     int>;
+}  // namespace detail
+
+/// The view of a view node over a CPU array: `for (float e : tx::make_view(tx::transpose(a)))`
+/// visits a's elements in the transpose's row-major order.
+template <class V, detail::if_array_view<V> = 0>
+auto make_view(const V& view) {
+  return make_view(view.array());
 }
 
 /// An iterator at `index` of a CPU array; throws IndexError for an index outside its extent,

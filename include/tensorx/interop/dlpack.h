@@ -19,6 +19,7 @@
 #include <string>
 
 #include "tensorx/array/array.h"
+#include "tensorx/array/array_view.h"
 #include "tensorx/array/darray.h"
 #include "tensorx/core/error.h"
 #include "tensorx/interop/dlpack_abi.h"
@@ -69,6 +70,13 @@ Array<T, N> import_typed(Managed* tensor) {
 template <class T, int N>
 DLManagedTensorVersioned* to_dlpack(const Array<T, N>& array) {
   return detail::export_dlpack(detail::erase(array));
+}
+
+/// A DLPack 1.x tensor sharing the buffer of a view node over an array (tx::transpose(a),
+/// tx::slice(a, axis, b, e)), with the view's strides.
+template <class V, detail::if_array_view<V> = 0>
+DLManagedTensorVersioned* to_dlpack(const V& view) {
+  return to_dlpack(view.array());
 }
 
 /// A DLPack 1.x tensor sharing the buffer of the array a DArray holds (compiled, as are the
