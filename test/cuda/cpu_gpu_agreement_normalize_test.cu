@@ -152,6 +152,77 @@ BOOST_AUTO_TEST_CASE(strided_transposed_and_in_place_operands) {
   check_against_cpu("softmax in place", cpu, gpu, tolerance);
 }
 
+BOOST_AUTO_TEST_CASE(in_place_keepdims_results_and_partial_staging_in_every_mode) {
+  std::mt19937_64 rng(3106);
+  for (const Mode mode : {Mode::kAuto, Mode::kWarp, Mode::kBlock, Mode::kBlockGlobal}) {
+    const ForcedMode forced(mode);
+    const std::string name = std::string(" (") + mode_name(mode) + ")";
+    const auto x = random_array<float>(tx::make_dim(37, 300), rng, -4, 4);
+    const Tolerance tolerance = normalisation_tolerance<float>(300);
+    // In place: each row read whole (staged, or by the same threads that write it) first.
+    tx::Array<float, 2> cpu = tx::to(x, tx::CpuPlace());
+    tx::Array<float, 2> gpu = mirror_on_gpu(x);
+    cpu = tx::log_softmax<1>(cpu);
+    gpu = tx::log_softmax<1>(gpu);
+    check_against_cpu("log_softmax in place" + name, cpu, gpu, tolerance);
+    // A destination whose last extent is 1: rows of one element.
+    check_build(
+        "logsumexp with keepdims" + name, tolerance,
+        [](const auto& a) { return tx::logsumexp<1>(a, tx::keepdims); }, x);
+    check_build(
+        "a sum of shifted rows with keepdims" + name, tolerance,
+        [](const auto& a) {
+          return tx::sum<1>(a - tx::max<1>(a, tx::keepdims), tx::keepdims) * 2.0f;
+        },
+        x);
+    // Nine distinct rows read by reductions: more than a team stages (eight), the ninth read
+    // from global memory.
+    const auto b = random_array<float>(x.dims(), rng, -1, 1);
+    const auto c = random_array<float>(x.dims(), rng, -1, 1);
+    const auto d = random_array<float>(x.dims(), rng, -1, 1);
+    const auto e = random_array<float>(x.dims(), rng, -1, 1);
+    const auto f = random_array<float>(x.dims(), rng, -1, 1);
+    const auto g = random_array<float>(x.dims(), rng, -1, 1);
+    const auto h = random_array<float>(x.dims(), rng, -1, 1);
+    const auto i = random_array<float>(x.dims(), rng, -1, 1);
+    check_build(
+        "softmax of nine arrays" + name, normalisation_tolerance<float>(3000),
+        [](const auto& a1, const auto& a2, const auto& a3, const auto& a4, const auto& a5,
+           const auto& a6, const auto& a7, const auto& a8,
+           const auto& a9) { return tx::softmax<1>(a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9); },
+        x, b, c, d, e, f, g, h, i);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_thread_of_a_team_agrees_on_a_maximum_of_signed_zeros) {
+  // Rows of -0 and +0 only: the maximum is a zero of either sign, but one sign for the whole row,
+  // so that x - max gives every -0 of a row the same sign (a butterfly whose lanes combined
+  // in different orders once gave lanes different zeros).
+  for (const Mode mode : {Mode::kWarp, Mode::kBlock}) {
+    const ForcedMode forced(mode);
+    tx::Array<float, 2> host(tx::make_dim(16, 700));
+    tx::index_t n = 0;
+    for (float& v : make_view(host)) v = (n++ * 7919) % 3 == 0 ? -0.0f : 0.0f;
+    const auto x = mirror_on_gpu(host);
+    tx::Array<float, 2> y = x - tx::max<1>(x, tx::keepdims);
+    const tx::Array<float, 2> result = tx::to(y, tx::CpuPlace());
+    for (tx::index_t r = 0; r < 16; ++r) {
+      int negative_zeros_of_negative_inputs = 0, negative_inputs = 0;
+      for (tx::index_t j = 0; j < 700; ++j) {
+        if (std::signbit(host(r, j))) {
+          ++negative_inputs;
+          negative_zeros_of_negative_inputs += std::signbit(result(r, j)) ? 1 : 0;
+        }
+      }
+      BOOST_TEST((negative_zeros_of_negative_inputs == 0 ||
+                  negative_zeros_of_negative_inputs == negative_inputs),
+                 "row " << r << " (" << mode_name(mode)
+                        << "): " << negative_zeros_of_negative_inputs << " of " << negative_inputs
+                        << " -0 inputs give -0");
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(the_gpu_repeats_its_results_bit_for_bit) {
   std::mt19937_64 rng(3104);
   for (const index_t length : {100, 3000, 20000}) {
