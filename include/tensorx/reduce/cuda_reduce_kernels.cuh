@@ -131,6 +131,42 @@ struct ColumnWork {
   int splits;
 };
 
+/// The last block of a column tile combines the partials of every split: each row of threads
+/// the splits row, row + kColumnThreadRows, ..., then the first row those sums, in row order.
+/// One thread adding 24 partials after the other (the splits of a 4096-row column on an H100)
+/// put float sums of 4096 values more than 2 FLT_EPSILON off; this way no sum is longer than
+/// splits / 8 + 8. Every thread of the block calls it. Not inlined: inside the kernel its values
+/// raised the whole kernel's registers from 32 to 48 a thread (ptxas, sm_90), five blocks a
+/// multiprocessor instead of eight for the streaming loop that does all the reading.
+template <class Op, class Saver, class C, class T, class Source>
+__device__ __noinline__ void finish_column_splits(T* dst, const Source& source,
+                                                  const ColumnWork& work,
+                                                  const accumulator_t<Op, C>* partials, index_t o,
+                                                  index_t k, bool active,
+                                                  accumulator_t<Op, C> (*row_values)[32]) {
+  using A = accumulator_t<Op, C>;
+  const int column = static_cast<int>(threadIdx.x) % 32;
+  const int thread_row = static_cast<int>(threadIdx.x) / 32;
+  const index_t results = work.outer * work.inner;
+  const index_t result = o * work.inner + k;
+  __threadfence();  // pairs with the writers' fence before their tickets
+  A total = Op::template identity<C>();
+  if (active) {
+    for (int s = thread_row; s < work.splits; s += kColumnThreadRows) {
+      total = Op::combine(total, load_partial(&partials[s * results + result]));
+    }
+  }
+  row_values[thread_row][column] = total;
+  __syncthreads();
+  if (thread_row == 0 && active) {
+    for (int row = 1; row < kColumnThreadRows; ++row) {
+      total = Op::combine(total, row_values[row][column]);
+    }
+    save_element<Saver>(dst + source.dst_offset(source.cursor(o, k), o, k),
+                        Op::finalize(total, work.reduced));
+  }
+}
+
 template <class Op, class Saver, class C, class T, class Source>
 __global__ void __launch_bounds__(kCudaThreads)
     reduce_columns_kernel(T* dst, Source source, ColumnWork work, accumulator_t<Op, C>* partials,
@@ -186,28 +222,9 @@ __global__ void __launch_bounds__(kCudaThreads)
         last = atomicAdd(&tickets[unit], 1u) == static_cast<unsigned>(work.splits - 1);
       }
       __syncthreads();
-      // The last block of a tile combines the partials of every split: each row of threads the
-      // splits row, row + kColumnThreadRows, ..., then the first row those sums, in row order.
-      // One thread adding 24 partials after the other (the splits of a 4096-row column on an
-      // H100) put float sums of 4096 values more than 2 FLT_EPSILON off; this way no sum is
-      // longer than splits / 8 + 8. `last` is the same in every thread of the block.
+      // `last` is the same in every thread of the block: all of them reach the helper's barrier.
       if (last) {
-        __threadfence();  // pairs with the writers' fence before their tickets
-        A total = Op::template identity<C>();
-        if (active) {
-          for (int s = thread_row; s < work.splits; s += kColumnThreadRows) {
-            total = Op::combine(total, load_partial(&partials[s * results + result]));
-          }
-        }
-        row_values[thread_row][column] = total;
-        __syncthreads();
-        if (thread_row == 0 && active) {
-          for (int row = 1; row < kColumnThreadRows; ++row) {
-            total = Op::combine(total, row_values[row][column]);
-          }
-          save_element<Saver>(dst + source.dst_offset(source.cursor(o, k), o, k),
-                              Op::finalize(total, work.reduced));
-        }
+        finish_column_splits<Op, Saver, C>(dst, source, work, partials, o, k, active, row_values);
       }
     }
     __syncthreads();  // row_values and last serve the next unit
