@@ -14,12 +14,12 @@ namespace {
 static_assert(kMaxDArrayRank == kCompiledReduceRank,
               "a DArray of every rank is reduced as a plain array");
 
-/// The mask of `axes` for a DArray of extent `dims`. Throws ShapeError naming the axis and the
-/// shape for an axis outside [-rank, rank) or one given twice.
-unsigned darray_axis_mask(const std::vector<int>& axes, const DDim& dims) {
+/// The mask of the axes in `list` for a DArray of extent `dims`. Throws ShapeError naming the axis
+/// and the shape for an axis outside [-rank, rank) or one given twice.
+unsigned darray_axis_mask(const AxisList& list, const DDim& dims) {
   const int rank = arity(dims);
   unsigned mask = 0;
-  for (int axis : axes) {
+  for (int axis : list.axes()) {
     if (axis < -rank || axis >= rank) {
       throw ShapeError(message("axis ", axis, " is out of range for a DArray of shape ", dims,
                                " (axes are -", rank, " to ", rank - 1, ")"));
@@ -83,11 +83,11 @@ DArray sum(const X& x) {
   return detail::reduce_darray<op::sum_reducer>(x, detail::all_axes(x), false);
 }
 template <class X, detail::if_darray<X>>
-DArray sum(const X& x, const std::vector<int>& axes) {
+DArray sum(const X& x, const AxisList& axes) {
   return detail::reduce_darray<op::sum_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
 template <class X, detail::if_darray<X>>
-DArray sum(const X& x, const std::vector<int>& axes, KeepDims) {
+DArray sum(const X& x, const AxisList& axes, KeepDims) {
   return detail::reduce_darray<op::sum_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
@@ -97,11 +97,11 @@ DArray mean(const X& x) {
   return detail::reduce_darray<op::mean_reducer>(x, detail::all_axes(x), false);
 }
 template <class X, detail::if_darray<X>>
-DArray mean(const X& x, const std::vector<int>& axes) {
+DArray mean(const X& x, const AxisList& axes) {
   return detail::reduce_darray<op::mean_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
 template <class X, detail::if_darray<X>>
-DArray mean(const X& x, const std::vector<int>& axes, KeepDims) {
+DArray mean(const X& x, const AxisList& axes, KeepDims) {
   return detail::reduce_darray<op::mean_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
@@ -111,11 +111,11 @@ DArray max(const X& x) {
   return detail::reduce_darray<op::max_reducer>(x, detail::all_axes(x), false);
 }
 template <class X, detail::if_darray<X>>
-DArray max(const X& x, const std::vector<int>& axes) {
+DArray max(const X& x, const AxisList& axes) {
   return detail::reduce_darray<op::max_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
 template <class X, detail::if_darray<X>>
-DArray max(const X& x, const std::vector<int>& axes, KeepDims) {
+DArray max(const X& x, const AxisList& axes, KeepDims) {
   return detail::reduce_darray<op::max_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
@@ -125,11 +125,11 @@ DArray min(const X& x) {
   return detail::reduce_darray<op::min_reducer>(x, detail::all_axes(x), false);
 }
 template <class X, detail::if_darray<X>>
-DArray min(const X& x, const std::vector<int>& axes) {
+DArray min(const X& x, const AxisList& axes) {
   return detail::reduce_darray<op::min_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
 template <class X, detail::if_darray<X>>
-DArray min(const X& x, const std::vector<int>& axes, KeepDims) {
+DArray min(const X& x, const AxisList& axes, KeepDims) {
   return detail::reduce_darray<op::min_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
@@ -139,11 +139,11 @@ DArray prod(const X& x) {
   return detail::reduce_darray<op::prod_reducer>(x, detail::all_axes(x), false);
 }
 template <class X, detail::if_darray<X>>
-DArray prod(const X& x, const std::vector<int>& axes) {
+DArray prod(const X& x, const AxisList& axes) {
   return detail::reduce_darray<op::prod_reducer>(x, detail::darray_axis_mask(axes, dims(x)), false);
 }
 template <class X, detail::if_darray<X>>
-DArray prod(const X& x, const std::vector<int>& axes, KeepDims) {
+DArray prod(const X& x, const AxisList& axes, KeepDims) {
   return detail::reduce_darray<op::prod_reducer>(x, detail::darray_axis_mask(axes, dims(x)), true);
 }
 
@@ -172,20 +172,20 @@ DArray argmin(const X& x, int axis, KeepDims) {
 }
 
 template DArray sum(const DArray&);
-template DArray sum(const DArray&, const std::vector<int>&);
-template DArray sum(const DArray&, const std::vector<int>&, KeepDims);
+template DArray sum(const DArray&, const AxisList&);
+template DArray sum(const DArray&, const AxisList&, KeepDims);
 template DArray mean(const DArray&);
-template DArray mean(const DArray&, const std::vector<int>&);
-template DArray mean(const DArray&, const std::vector<int>&, KeepDims);
+template DArray mean(const DArray&, const AxisList&);
+template DArray mean(const DArray&, const AxisList&, KeepDims);
 template DArray max(const DArray&);
-template DArray max(const DArray&, const std::vector<int>&);
-template DArray max(const DArray&, const std::vector<int>&, KeepDims);
+template DArray max(const DArray&, const AxisList&);
+template DArray max(const DArray&, const AxisList&, KeepDims);
 template DArray min(const DArray&);
-template DArray min(const DArray&, const std::vector<int>&);
-template DArray min(const DArray&, const std::vector<int>&, KeepDims);
+template DArray min(const DArray&, const AxisList&);
+template DArray min(const DArray&, const AxisList&, KeepDims);
 template DArray prod(const DArray&);
-template DArray prod(const DArray&, const std::vector<int>&);
-template DArray prod(const DArray&, const std::vector<int>&, KeepDims);
+template DArray prod(const DArray&, const AxisList&);
+template DArray prod(const DArray&, const AxisList&, KeepDims);
 template DArray argmax(const DArray&, int);
 template DArray argmax(const DArray&, int, KeepDims);
 template DArray argmin(const DArray&, int);

@@ -12,40 +12,49 @@
 // reduce/reductions.h.
 #pragma once
 
+#include <initializer_list>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "tensorx/array/darray.h"
 #include "tensorx/reduce/reduce_exp.h"
 
 namespace tensorx {
-namespace detail {
-/// The one-axis forms take any integer axis by deduction, so that a braced list (`{}`: no axes,
-/// `{1}`) still selects the vector of axes.
-template <class X, class Axis>
-using if_darray_axis = std::enable_if_t<std::is_integral_v<Axis>, if_darray<X>>;
-}  // namespace detail
+
+/// The axes a DArray reduction reduces, chosen at run time: a braced list (`{0, 2}`; `{}` for
+/// none), a std::vector<int>, or one axis as a number (`1`, `-1`), as argmax takes its axis.
+class AxisList {
+ public:
+  /// No axis.
+  AxisList() = default;
+  /// The listed axes.
+  AxisList(std::initializer_list<int> axes) : axes_(axes) {}
+  /// The listed axes.
+  AxisList(std::vector<int> axes) : axes_(std::move(axes)) {}
+  /// One axis.
+  template <class Axis, std::enable_if_t<std::is_integral_v<Axis>, int> = 0>
+  AxisList(Axis axis) : axes_{static_cast<int>(axis)} {}
+
+  /// The axes, in the order given.
+  const std::vector<int>& axes() const { return axes_; }
+
+ private:
+  std::vector<int> axes_;
+};
 
 ///@{
-/// The sum of x over every axis, or over `axes` (one axis may be a number, as argmax's is:
-/// tx::sum(x, 1) is tx::sum(x, {1})); tx::keepdims keeps them with extent 1. A new
+/// The sum of x over every axis, or over `axes` (`{0, 2}`, or one axis: `1`); tx::keepdims
+/// keeps them with extent 1. A new
 /// DArray on x's place (any place, from any translation unit). Throws ShapeError for an axis out
 /// of range or repeated, and as an assignment does for the result (DeviceError,
 /// OutOfMemoryError).
 template <class X, detail::if_darray<X> = 0>
 DArray sum(const X& x);
 template <class X, detail::if_darray<X> = 0>
-DArray sum(const X& x, const std::vector<int>& axes);
+DArray sum(const X& x, const AxisList& axes);
 template <class X, detail::if_darray<X> = 0>
-DArray sum(const X& x, const std::vector<int>& axes, KeepDims);
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray sum(const X& x, Axis axis) {
-  return sum(x, std::vector<int>{static_cast<int>(axis)});
-}
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray sum(const X& x, Axis axis, KeepDims keep) {
-  return sum(x, std::vector<int>{static_cast<int>(axis)}, keep);
-}
+DArray sum(const X& x, const AxisList& axes, KeepDims);
 ///@}
 ///@{
 /// The mean of x (floating-point elements; TypeError for integers), NaN over no elements; axes,
@@ -53,17 +62,9 @@ DArray sum(const X& x, Axis axis, KeepDims keep) {
 template <class X, detail::if_darray<X> = 0>
 DArray mean(const X& x);
 template <class X, detail::if_darray<X> = 0>
-DArray mean(const X& x, const std::vector<int>& axes);
+DArray mean(const X& x, const AxisList& axes);
 template <class X, detail::if_darray<X> = 0>
-DArray mean(const X& x, const std::vector<int>& axes, KeepDims);
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray mean(const X& x, Axis axis) {
-  return mean(x, std::vector<int>{static_cast<int>(axis)});
-}
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray mean(const X& x, Axis axis, KeepDims keep) {
-  return mean(x, std::vector<int>{static_cast<int>(axis)}, keep);
-}
+DArray mean(const X& x, const AxisList& axes, KeepDims);
 ///@}
 ///@{
 /// The largest element (NaN if any is NaN); ShapeError over no elements; axes, places and other
@@ -71,17 +72,9 @@ DArray mean(const X& x, Axis axis, KeepDims keep) {
 template <class X, detail::if_darray<X> = 0>
 DArray max(const X& x);
 template <class X, detail::if_darray<X> = 0>
-DArray max(const X& x, const std::vector<int>& axes);
+DArray max(const X& x, const AxisList& axes);
 template <class X, detail::if_darray<X> = 0>
-DArray max(const X& x, const std::vector<int>& axes, KeepDims);
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray max(const X& x, Axis axis) {
-  return max(x, std::vector<int>{static_cast<int>(axis)});
-}
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray max(const X& x, Axis axis, KeepDims keep) {
-  return max(x, std::vector<int>{static_cast<int>(axis)}, keep);
-}
+DArray max(const X& x, const AxisList& axes, KeepDims);
 ///@}
 ///@{
 /// The smallest element (NaN if any is NaN); ShapeError over no elements; axes, places and other
@@ -89,34 +82,18 @@ DArray max(const X& x, Axis axis, KeepDims keep) {
 template <class X, detail::if_darray<X> = 0>
 DArray min(const X& x);
 template <class X, detail::if_darray<X> = 0>
-DArray min(const X& x, const std::vector<int>& axes);
+DArray min(const X& x, const AxisList& axes);
 template <class X, detail::if_darray<X> = 0>
-DArray min(const X& x, const std::vector<int>& axes, KeepDims);
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray min(const X& x, Axis axis) {
-  return min(x, std::vector<int>{static_cast<int>(axis)});
-}
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray min(const X& x, Axis axis, KeepDims keep) {
-  return min(x, std::vector<int>{static_cast<int>(axis)}, keep);
-}
+DArray min(const X& x, const AxisList& axes, KeepDims);
 ///@}
 ///@{
 /// The product of the elements (1 over none); axes, places and errors as for sum.
 template <class X, detail::if_darray<X> = 0>
 DArray prod(const X& x);
 template <class X, detail::if_darray<X> = 0>
-DArray prod(const X& x, const std::vector<int>& axes);
+DArray prod(const X& x, const AxisList& axes);
 template <class X, detail::if_darray<X> = 0>
-DArray prod(const X& x, const std::vector<int>& axes, KeepDims);
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray prod(const X& x, Axis axis) {
-  return prod(x, std::vector<int>{static_cast<int>(axis)});
-}
-template <class X, class Axis, detail::if_darray_axis<X, Axis> = 0>
-DArray prod(const X& x, Axis axis, KeepDims keep) {
-  return prod(x, std::vector<int>{static_cast<int>(axis)}, keep);
-}
+DArray prod(const X& x, const AxisList& axes, KeepDims);
 ///@}
 ///@{
 /// The int64 positions of the largest elements along `axis`; ShapeError for an empty axis;
