@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "tensorx/array/array.h"
 #include "tensorx/core/lanes.h"
@@ -79,6 +80,13 @@ struct LeafPlan {
     visitor(data, strides, sizeof(T));
   }
 };
+
+/// True for the plan of an array leaf (LeafPlan): what row-local fusion stages and compares, and
+/// what the row reduction kernel keeps as stored bytes until it combines them.
+template <class Plan>
+struct is_leaf_plan : std::false_type {};
+template <class T, int N>
+struct is_leaf_plan<LeafPlan<T, N>> : std::true_type {};
 
 /// The strides of an array of rank M read in an N-dimensional iteration space (N >= M):
 /// right-aligned, with 0 for missing dimensions and for dimensions of extent 1.

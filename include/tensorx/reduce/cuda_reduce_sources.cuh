@@ -13,6 +13,7 @@
 #include "tensorx/core/float16.h"
 #include "tensorx/core/lanes.h"
 #include "tensorx/engine/cuda_launch.cuh"
+#include "tensorx/expr/array_leaf.h"
 #include "tensorx/expr/plan_access.h"
 #include "tensorx/reduce/reduce_geometry.h"
 #include "tensorx/reduce/reducers.h"
@@ -61,13 +62,6 @@ __device__ TENSORX_FORCE_INLINE Lanes<float, V> float16_lanes(const LaneBlock<fl
   if (nan != 0) lanes = float16_lanes_with_nans(block);
   return lanes;
 }
-
-/// True for the plan of an array, whose 16-byte loads the row kernel keeps as stored bytes until
-/// it combines them (DenseSource::fetch).
-template <class Plan>
-struct is_leaf_plan : std::false_type {};
-template <class T, int N>
-struct is_leaf_plan<LeafPlan<T, N>> : std::true_type {};
 
 /// A dense operand in three-axis form: element (o, r, k) at flat position
 /// (o * reduced + r) * inner + k; result (o, k) at o * dst_outer + k * dst_inner.

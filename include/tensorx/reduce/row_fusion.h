@@ -30,6 +30,7 @@
 
 #include "tensorx/core/lanes.h"
 #include "tensorx/engine/layout_facts.h"
+#include "tensorx/expr/array_leaf.h"
 #include "tensorx/expr/eval_context.h"
 #include "tensorx/expr/exp.h"
 #include "tensorx/expr/map_exp.h"
@@ -450,11 +451,6 @@ template <class Plan>
 struct is_map_plan : std::false_type {};
 template <class R, class F, std::size_t... I, class... Children>
 struct is_map_plan<MapPlanOver<R, F, std::index_sequence<I...>, Children...>> : std::true_type {};
-
-template <class Plan>
-struct is_leaf_plan : std::false_type {};
-template <class T, int N>
-struct is_leaf_plan<LeafPlan<T, N>> : std::true_type {};
 
 /// Calls f(leaf, start, length, in_reduction) for every array leaf of `plan` (which may change
 /// it), with the first index of the row it reads for the enclosing index `index` (of a row
