@@ -12,14 +12,11 @@
 namespace tensorx {
 namespace detail {
 
-template <class V>
-constexpr bool is_labelled_number_v = is_scalar_number_v<V>;
-
 /// Enables a binary operator when one side is labelled and the other labelled or a number.
 template <class L, class R>
 constexpr bool is_labelled_pair_v = (is_labelled_v<L> &&
-                                     (is_labelled_v<R> || is_labelled_number_v<R>)) ||
-                                    (is_labelled_number_v<L> && is_labelled_v<R>);
+                                     (is_labelled_v<R> || is_scalar_number_v<R>)) ||
+                                    (is_scalar_number_v<L> && is_labelled_v<R>);
 
 template <class X>
 auto labelled_operand(const X& x) {

@@ -166,17 +166,19 @@ struct DirectWriter<CrossEntropyExp<Logits, Labels>> {
     detail::check_labels(TU{}, labels, logits.dims().at(1));
     const auto losses =
         logsumexp<1>(logits) - detail::LabelPickExp<T, typename Labels::value_type>(logits, labels);
-    Array<C, 1> values(labels.dims(), dst.place());
     Array<T, N> result = dst;
-    if (values.numel() == 0) {
-      // The mean of no rows: NaN, without a pass over rows.
-      detail::evaluate<Saver, TU, detail::Aliasing::kCheck>(result, cast<T>(mean(values)));
-      return;
-    }
-    detail::write_mean_of_rows<Saver, TU>(losses, dst, values, [&] {
+    // The mean of the losses as two assignments: for no rows (NaN, without a pass over rows), and
+    // for write_mean_of_rows' GPU route of few long rows.
+    const auto losses_then_mean = [&] {
+      Array<C, 1> values(labels.dims(), dst.place());
       detail::evaluate<saver::write, TU, detail::Aliasing::kCheck>(values, cast<C>(losses));
       detail::evaluate<Saver, TU, detail::Aliasing::kCheck>(result, cast<T>(mean(values)));
-    });
+    };
+    if (labels.numel() == 0) {
+      losses_then_mean();
+    } else {
+      detail::write_mean_of_rows<Saver, TU>(losses, dst, losses_then_mean);
+    }
   }
 };
 

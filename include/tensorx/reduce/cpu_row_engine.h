@@ -200,15 +200,16 @@ void run_per_row_cpu(const Array<T, N>& dst, const Plan& plan) {
                });
 }
 
-/// dst (one element) = Saver(dst, the mean of the per-row pass of `plan` over the rows of
-/// `values`): ONE pass writes each row's value into `values`; the assignment then sums them in
-/// row order, in double. Those are the pass's partial results, as a reduction's chunk partials
-/// are, so no second pass is counted; the order depends only on the row count, so the result
-/// repeats bitwise for any number of threads.
-template <class Saver, class TU, class T, int N, class C, class Plan>
-void run_mean_of_rows_cpu(const Array<T, N>& dst, const Array<C, 1>& values, const Plan& plan) {
+/// dst (one element) = Saver(dst, the mean of the per-row pass of `plan` over `rows` rows): ONE
+/// pass writes each row's value, in the compute type, to scratch memory; the assignment then sums
+/// them in row order, in double. Those are the pass's partial results, as a reduction's chunk
+/// partials are, so no second pass is counted; the order depends only on the row count, so the
+/// result repeats bitwise for any number of threads.
+template <class Saver, class TU, class T, int N, class Plan>
+void run_mean_of_rows_cpu(const Array<T, N>& dst, index_t rows, const Plan& plan) {
+  using C = compute_t<T>;
+  const Array<C, 1> values(make_dim(rows));
   run_per_row_cpu<saver::write, TU>(values, plan);
-  const index_t rows = values.numel();
   double sum = 0;
   for (index_t r = 0; r < rows; ++r) sum += static_cast<double>(values.data()[r]);
   save_value<Saver>(dst.data(), static_cast<C>(sum / static_cast<double>(rows)));

@@ -36,9 +36,8 @@
 #include "tensorx/core/translation_unit.h"
 #include "tensorx/engine/cuda_engine.cuh"
 #include "tensorx/engine/cuda_launch.cuh"
-#include "tensorx/memory/allocation.h"
 #include "tensorx/place/device.h"
-#include "tensorx/reduce/cuda_reduce_sources.cuh"
+#include "tensorx/reduce/cuda_reduce.cuh"
 #include "tensorx/reduce/reducers.h"
 #include "tensorx/reduce/row_fusion.h"
 
@@ -522,25 +521,22 @@ void run_fused_gpu(CudaTranslationUnit, std::bool_constant<kRows>, Saver, const 
                                   teams.stage);
 }
 
-/// dst (one element) = Saver(dst, the mean of the per-row pass of `plan` over the rows of
-/// `values`, which receives each row's value): ONE kernel (fused_row_mean_kernel) on `stream` of
-/// dst's device. Throws CudaError when the launch fails.
-template <class Saver, class T, int N, class C, class Plan>
-void run_fused_mean_gpu(CudaTranslationUnit, Saver, const Array<T, N>& dst,
-                        const Array<C, 1>& values, const Plan& plan, StreamHandle stream) {
+/// dst (one element) = Saver(dst, the mean of the per-row pass of `plan` over `rows` rows): ONE
+/// kernel (fused_row_mean_kernel) on `stream` of dst's device, the rows' values and its ticket in
+/// a reduction's scratch memory. Throws CudaError when the launch fails.
+template <class Saver, class T, int N, class Plan>
+void run_fused_mean_gpu(CudaTranslationUnit, Saver, const Array<T, N>& dst, index_t rows,
+                        const Plan& plan, StreamHandle stream) {
+  using C = compute_t<T>;
   const int device = device_of(dst.place());
   cuda::DeviceGuard guard(device);
   stats::record_pass();
-  const index_t rows = values.numel();
   const TeamChoice teams = choose_teams(longest_reduced_row(plan));
   constexpr auto kernel = fused_row_mean_kernel<Saver, T, C, Plan>;
   const FusedGrid grid = fused_grid<kernel, 1>(plan, rows, device, teams.warp, teams.stage);
-  // Freed, stream-ordered, when it goes out of scope after the launch.
-  const Allocation ticket(sizeof(unsigned), dst.place());
-  TENSORX_CUDA_CHECK(cudaMemsetAsync(ticket.data(), 0, sizeof(unsigned), stream));
+  const ReduceScratch<C> scratch(rows, 1, dst.place(), stream);
   kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(
-      dst.data(), values.data(), rows, plan, teams.warp, grid.team_bytes,
-      static_cast<unsigned*>(ticket.data()));
+      dst.data(), scratch.partials(), rows, plan, teams.warp, grid.team_bytes, scratch.tickets());
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 

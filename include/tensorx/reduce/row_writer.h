@@ -87,20 +87,20 @@ void write_fused_rows(const E& e, const Array<T, N>& dst, Materialising&& materi
 /// dst (one element) = Saver(dst, the mean of e's elements), e a rank-1 expression of the per-row
 /// form (each element computed from the rows its reductions reduce): ONE pass on dst's place that
 /// also combines the rows' values (run_mean_of_rows_cpu, run_fused_mean_gpu), ordered on the
-/// stream of any assignment. `values`, of e's extent, receives each row's value. A GPU pass
-/// whose few long rows would leave the device idle takes `materialising()` instead (as
-/// write_fused_rows). Every row is read before dst is written, so dst needs no aliasing check.
-template <class Saver, class TU, class T, int N, class C, class E, class Materialising>
-void write_mean_of_rows(const E& e, const Array<T, N>& dst, const Array<C, 1>& values,
-                        Materialising&& materialising) {
+/// stream of any assignment. A GPU pass whose few long rows would leave the device idle takes
+/// `materialising()` instead (as write_fused_rows). Every row is read before dst is written, so
+/// dst needs no aliasing check.
+template <class Saver, class TU, class T, int N, class E, class Materialising>
+void write_mean_of_rows(const E& e, const Array<T, N>& dst, Materialising&& materialising) {
   static_assert(E::rank == 1 && row_fusion_v<E> == RowFusion::kPerRow,
                 "write_mean_of_rows takes one value per row, each from reductions of its row");
   const Place place = dst.place();
+  const Dim<1> rows = e.dims();
   const auto prepared = prepare_fused<RowRole::kFinal>(e, EvalContext<TU>{place});
   OperandList operands;
   collect_operands(prepared, operands);
   const PassRoute route = route_pass(operand_ref(dst), operands, false);
-  auto plan = make_fused_plan<RowRole::kFinal>(prepared, values.dims());
+  auto plan = make_fused_plan<RowRole::kFinal>(prepared, rows);
   number_row_reductions(plan);
   if (is_on_gpu(dst)) {
 #if defined(__CUDACC__)
@@ -108,7 +108,7 @@ void write_mean_of_rows(const E& e, const Array<T, N>& dst, const Array<C, 1>& v
       const RowGpuMode mode = forced_row_gpu_mode;
       if (mode == RowGpuMode::kMaterialising ||
           (mode == RowGpuMode::kAuto &&
-           !fused_pass_fills_device(values.numel(), longest_reduced_row(plan), device_of(place)))) {
+           !fused_pass_fills_device(rows.at(0), longest_reduced_row(plan), device_of(place)))) {
         materialising();
         return;
       }
@@ -117,9 +117,9 @@ void write_mean_of_rows(const E& e, const Array<T, N>& dst, const Array<C, 1>& v
     static_cast<void>(materialising);
 #endif
     on_gpu(TU{}, dst.buffer()->place(),
-           [&](auto tu) { run_fused_mean_gpu(tu, Saver{}, dst, values, plan, route.stream); });
+           [&](auto tu) { run_fused_mean_gpu(tu, Saver{}, dst, rows.at(0), plan, route.stream); });
   } else {
-    run_mean_of_rows_cpu<Saver, TU>(dst, values, plan);
+    run_mean_of_rows_cpu<Saver, TU>(dst, rows.at(0), plan);
   }
 }
 
