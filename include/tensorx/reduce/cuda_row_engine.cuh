@@ -7,11 +7,18 @@
 // by the row length and the team, so results repeat bitwise for a given shape and device.
 //
 // Staging: before a team reduces a row, it copies the row of every array that a reduction reads
-// (and that varies along the row) into its share of dynamic shared memory, with 16-byte loads
-// where the row is aligned, and points the plan's leaves there; the reductions and the output
-// then read the row on chip, so that the pass reads each operand from DRAM once. A row whose
-// operands outgrow staging_budget() is read from global memory by every sweep instead (L1 and
-// L2 serve the re-reads).
+// (and that varies along the row) into its share of dynamic shared memory, with 16-byte copies
+// (cp.async) where the row is aligned, and points the plan's leaves there; the reductions and the
+// output then read the row on chip, so that the pass reads each operand from DRAM once. A row
+// whose operands outgrow staging_budget() is read from global memory by every sweep instead (L1
+// and L2 serve the re-reads).
+//
+// Blocks: where every array leaf is broadcast along its rows or reads rows of unit stride that
+// start 16-byte aligned, a thread reads its share of a row 16 bytes at a time (load_at_of), for
+// the reductions and for the output, and writes the output the same way where the destination's
+// rows are aligned too. Element by element, the index arithmetic of every leaf and the scalar
+// loads and stores took most of the kernel's instructions (ncu on an H200, softmax of 8192 x 8192
+// floats: 111 warp instructions per element, 0.69 issued per cycle and scheduler, DRAM 36% busy).
 //
 // Few very long rows would leave most of the device idle with a team per row: those take the
 // materialising route instead (a reduction kernel per reduction, then one element-wise pass; see
@@ -154,8 +161,30 @@ TENSORX_HOST_DEVICE constexpr std::size_t staged_row_bytes(index_t length) {
   return (static_cast<std::size_t>(length) * sizeof(T) + 15) / 16 * 16;
 }
 
+/// Starts copying 16 bytes from global memory at `source` to shared memory at `staged` (both
+/// 16-byte aligned) without waiting for them (cp.async, sm_80 and later; a load and a store
+/// before): wait_for_staged_copies waits for every copy the thread started.
+__device__ TENSORX_FORCE_INLINE void copy_16_bytes_async(void* staged, const void* source) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const auto to = static_cast<unsigned>(__cvta_generic_to_shared(staged));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(source) : "memory");
+#else
+  *static_cast<uint4*>(staged) = *static_cast<const uint4*>(source);
+#endif
+}
+
+/// Waits for the copies this thread started with copy_16_bytes_async (the team then syncs
+/// before any thread reads what another copied).
+__device__ TENSORX_FORCE_INLINE void wait_for_staged_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
 /// Copies one row (`length` elements, `stride` apart from `source`) into `staged` (16-byte
-/// aligned), the team's threads taking every team-size-th element, or 16-byte block.
+/// aligned), the team's threads taking every team-size-th 16-byte block, without waiting for
+/// them (copy_16_bytes_async), or where the row is not of unit stride and aligned, every
+/// team-size-th element.
 template <class T>
 __device__ void stage_row(T* staged, const T* source, index_t stride, index_t length,
                           RowTeam team) {
@@ -163,21 +192,8 @@ __device__ void stage_row(T* staged, const T* source, index_t stride, index_t le
   index_t j = 0;
   if (stride == 1 && reinterpret_cast<std::uintptr_t>(source) % 16 == 0 && V > 1) {
     const index_t blocks = length / V;
-    // Four blocks loaded before any is stored: four 16-byte loads in flight per thread.
-    constexpr int kUnroll = 4;
-    index_t b = team.rank();
-    for (; b + (kUnroll - 1) * team.size() < blocks; b += kUnroll * team.size()) {
-      LaneBlock<T, V> loaded[kUnroll];
-      TENSORX_UNROLL
-      for (int u = 0; u < kUnroll; ++u)
-        loaded[u] = load_block<T, V>(source + (b + u * team.size()) * V);
-      TENSORX_UNROLL
-      for (int u = 0; u < kUnroll; ++u) {
-        *reinterpret_cast<LaneBlock<T, V>*>(staged + (b + u * team.size()) * V) = loaded[u];
-      }
-    }
-    for (; b < blocks; b += team.size()) {
-      *reinterpret_cast<LaneBlock<T, V>*>(staged + b * V) = load_block<T, V>(source + b * V);
+    for (index_t b = team.rank(); b < blocks; b += team.size()) {
+      copy_16_bytes_async(staged + b * V, source + b * V);
     }
     j = blocks * V;
   }
@@ -189,6 +205,12 @@ class RowStage {
  public:
   __device__ RowStage(unsigned char* memory, std::size_t capacity, RowTeam team)
       : memory_(memory), capacity_(capacity), team_(team) {}
+
+  /// Forgets the rows staged so far: the next item's rows take their place.
+  __device__ void clear() {
+    used_ = 0;
+    count_ = 0;
+  }
 
   /// Points `leaf` at its row in shared memory (elements `start` .. along the last axis): the
   /// staged copy of the same row if there is one, else a new one where `allocate` and it fits.
@@ -287,103 +309,201 @@ std::size_t staged_bytes_per_team(const Plan& plan) {
   return counter.bytes;
 }
 
+/// Elements of a plan's narrowest leaf in one 16-byte load (1 for a plan without leaves).
+template <class Plan>
+constexpr int kLoadWidth = vector_width(narrowest_load_v<Plan>);
+
+/// The accumulators a thread keeps while it reduces its share of a row: V (one per lane of a
+/// 16-byte block) where the row is read in blocks, and at least four, so that four loads of the
+/// row are in flight at once where it is read an element at a time.
+template <int V>
+constexpr int kRowAccumulators = V > 4 ? V : 4;
+
+/// This thread's share of a reduction Op over the row of `length` elements of `bound` from
+/// `index` (its last coordinate 0), before the team combines the shares: with `blocks`, every
+/// team-size-th block of V elements (16-byte loads where the row is staged or aligned, a lane
+/// per accumulator), then the last length % V elements one at a time; without, every
+/// team-size-th element, four at a time. The order is fixed by the length and the team.
+template <class Op, class C, int V, class Bound, int M>
+__device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, RowTeam team,
+                              bool blocks) {
+  constexpr int kAcc = kRowAccumulators<V>;
+  C acc[kAcc];
+  TENSORX_UNROLL
+  for (int a = 0; a < kAcc; ++a) acc[a] = Op::template identity<C>();
+  const index_t step = team.size();
+  index_t j = team.rank();
+  if (V > 1 && blocks) {
+    const index_t full = length / V;
+    for (index_t b = team.rank(); b < full; b += step) {
+      index.at(M - 1) = b * V;
+      const auto lanes = load_at_of<V>(bound, index);
+      TENSORX_UNROLL
+      for (int k = 0; k < V; ++k) acc[k] = Op::combine(acc[k], static_cast<C>(lanes[k]));
+    }
+    j += full * V;
+  } else {
+    for (; j + 3 * step < length; j += 4 * step) {
+      C values[4];
+      TENSORX_UNROLL
+      for (int u = 0; u < 4; ++u) {
+        index.at(M - 1) = j + u * step;
+        values[u] = static_cast<C>(bound.at(index));
+      }
+      TENSORX_UNROLL
+      for (int u = 0; u < 4; ++u) acc[u] = Op::combine(acc[u], values[u]);
+    }
+  }
+  for (; j < length; j += step) {
+    index.at(M - 1) = j;
+    acc[0] = Op::combine(acc[0], static_cast<C>(bound.at(index)));
+  }
+  C mine = acc[0];
+  TENSORX_UNROLL
+  for (int a = 1; a < kAcc; ++a) mine = Op::combine(mine, acc[a]);
+  return mine;
+}
+
 /// Computes the fused reductions of the row a team owns, together (see the file comment).
+/// `blocks`: every leaf the reductions read is staged, broadcast along the row or read from rows
+/// that start 16-byte aligned, so that a thread reads its share in 16-byte blocks.
 class TeamRowReducer {
  public:
-  __device__ explicit TeamRowReducer(RowTeam team) : team_(team) {}
+  __device__ TeamRowReducer(RowTeam team, bool blocks) : team_(team), blocks_(blocks) {}
 
   template <class Op, class C, class OperandPlan, bool kExtraAxis, int M>
   __device__ RowConstPlan<C> reduce(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& plan,
                                     const Dim<M>& start) {
     return row_value(plan, values_, [&] {
       const auto& bound = bind_rows(plan.operand, start, *this);
-      // Four independent accumulators, so that four loads of the row are in flight at once.
-      constexpr int kUnroll = 4;
-      C acc[kUnroll];
-      TENSORX_UNROLL
-      for (int u = 0; u < kUnroll; ++u) acc[u] = Op::template identity<C>();
-      const index_t step = team_.size();
-      Dim<M> index = start;
-      index_t j = team_.rank();
-      for (; j + (kUnroll - 1) * step < plan.length; j += kUnroll * step) {
-        C values[kUnroll];
-        TENSORX_UNROLL
-        for (int u = 0; u < kUnroll; ++u) {
-          index.at(M - 1) = j + u * step;
-          values[u] = static_cast<C>(bound.at(index));
-        }
-        TENSORX_UNROLL
-        for (int u = 0; u < kUnroll; ++u) acc[u] = Op::combine(acc[u], values[u]);
-      }
-      for (; j < plan.length; j += step) {
-        index.at(M - 1) = j;
-        acc[0] = Op::combine(acc[0], static_cast<C>(bound.at(index)));
-      }
-      const C mine = Op::combine(Op::combine(acc[0], acc[1]), Op::combine(acc[2], acc[3]));
+      const C mine = reduce_row_share<Op, C, kLoadWidth<OperandPlan>>(bound, start, plan.length,
+                                                                      team_, blocks_);
       return Op::finalize(team_combine<Op>(mine, team_), plan.length);
     });
   }
 
  private:
   RowTeam team_;
+  bool blocks_;
   RowValues values_;
 };
 
-/// Calls f(bound) with the plan of the item at `index` bound for `team`: the rows its reductions
-/// read staged first in `team_memory` (none where staged_bytes is 0; `row_length` the output's
-/// own row, if it has one), then its reductions computed by the team. Every thread of the team
-/// calls it for the same item.
-template <class Plan, int N, class F>
-__device__ TENSORX_FORCE_INLINE void with_bound_item(const Plan& plan, const Dim<N>& index,
-                                                     index_t row_length, RowTeam team,
-                                                     unsigned char* team_memory,
-                                                     std::size_t staged_bytes, F&& f) {
-  Plan row_plan = plan;
-  if (staged_bytes > 0) {
-    team.sync();  // every thread is done with the previous item's copies
-    RowStage stage(team_memory, staged_bytes, team);
-    StageLeaves<true> copy{stage};
-    for_each_row_leaf<false>(row_plan, index, row_length, copy);
-    StageLeaves<false> point{stage};
-    for_each_row_leaf<false>(row_plan, index, row_length, point);
-    team.sync();  // the copies are complete
+/// How the threads of a fused kernel take their rows: the same for every thread, chosen on the
+/// host from the shapes, strides and addresses (fused_grid, launch_fused_rows).
+struct FusedLaunch {
+  /// A warp owns a row, else the block.
+  bool warp_teams;
+  /// Every array leaf is broadcast along its rows, or reads rows of unit stride that start
+  /// 16-byte aligned: the rows are read in 16-byte blocks.
+  bool read_blocks;
+  /// read_blocks, and the destination's rows are of unit stride and start 16-byte aligned: the
+  /// output is computed and written V elements at a time.
+  bool write_blocks;
+  /// Shared memory each team stages an item's rows in (0: none, every sweep reads global
+  /// memory).
+  std::size_t staged_bytes;
+};
+
+/// Starts staging the rows of the item at `index` that the reductions of `plan` read in `stage`
+/// (emptied first; `row_length` the output's own row, if it has one). The team's threads wait
+/// for the copies (wait_for_staged_copies, then a team sync) before they read them.
+template <class Plan, int N>
+__device__ TENSORX_FORCE_INLINE void stage_item(RowStage& stage, const Plan& plan,
+                                                const Dim<N>& index, index_t row_length) {
+  stage.clear();
+  Plan copied = plan;  // its leaves are pointed at the copies, and then forgotten
+  StageLeaves<true> copy{stage};
+  for_each_row_leaf<false>(copied, index, row_length, copy);
+}
+
+/// For each item of a fused pass that `team` owns (team.first(), then every team.count()-th, up
+/// to `items`), calls f(index, bound): `index` = index_of(item), `bound` the plan of the item
+/// with its reductions computed by the team (bind_rows), its leaves pointed at the rows staged
+/// in shared memory (none where launch.staged_bytes is 0; `row_length` the output's own row, if
+/// it has one).
+///
+/// Measured on an H200 (bench_normalize_cuda, 2026-11-28): staging the next item in a second
+/// buffer while the team computes one (cp.async, then a wait at the next item) made rows of 256
+/// to 4096 floats 4-40% slower, not faster; the bookkeeping of a second stage per row costs more
+/// than the overlap gains while the kernel is bound by its instructions (ncu: 0.69 warp
+/// instructions issued per cycle and scheduler). So a team stages an item, then computes it.
+template <class Plan, class IndexOf, class F>
+__device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index_t items,
+                                                         IndexOf&& index_of, index_t row_length,
+                                                         const FusedLaunch& launch, F&& f) {
+  const RowTeam team{launch.warp_teams};
+  extern __shared__ __align__(16) unsigned char staged_rows[];
+  const std::size_t bytes = launch.staged_bytes;
+  RowStage stage(staged_rows + team.in_block() * bytes, bytes, team);
+  for (index_t item = team.first(); item < items; item += team.count()) {
+    const auto index = index_of(item);
+    Plan row_plan = plan;
+    if (bytes > 0) {
+      team.sync();  // every thread is done with the previous item's copies
+      stage_item(stage, plan, index, row_length);
+      wait_for_staged_copies();
+      team.sync();  // the copies are complete and visible to the team
+      StageLeaves<false> point{stage};
+      for_each_row_leaf<false>(row_plan, index, row_length, point);
+    }
+    TeamRowReducer reducer(team, launch.read_blocks);
+    f(index, bind_rows(row_plan, index, reducer));
   }
-  TeamRowReducer reducer(team);
-  f(bind_rows(row_plan, index, reducer));
+}
+
+/// Writes the row of dst at `row` (`length` elements, `stride` apart) from `bound`, whose row
+/// starts at `index` (its last coordinate 0), the team's threads taking every team-size-th
+/// element, or with `blocks` every team-size-th block of V elements (computed together, written
+/// in 16-byte stores) and then the last length % V elements one at a time.
+template <class Saver, int V, class T, class Bound, int N>
+__device__ TENSORX_FORCE_INLINE void write_row(T* row, index_t stride, index_t length,
+                                               const Bound& bound, Dim<N> index, RowTeam team,
+                                               bool blocks) {
+  using C = compute_t<T>;
+  index_t j = team.rank();
+  if (V > 1 && blocks) {
+    const index_t full = length / V;
+    for (index_t b = team.rank(); b < full; b += team.size()) {
+      index.at(N - 1) = b * V;
+      Lanes<C, V> lanes = load_at_of<V>(bound, index);
+      if constexpr (Saver::reads_destination) {
+        const Lanes<C, V> current = load_lanes<C, V>(row + b * V);
+        TENSORX_UNROLL
+        for (int k = 0; k < V; ++k) lanes[k] = Saver::apply(current[k], lanes[k]);
+      }
+      store_lanes(row + b * V, lanes);
+    }
+    j += full * V;
+  }
+  for (; j < length; j += team.size()) {
+    index.at(N - 1) = j;
+    save_element<Saver>(row + j * stride, bound.at(index));
+  }
 }
 
 /// The fused pass: with kRows, each team writes rows of dst of `length` elements (`items` rows,
 /// `extent` dst's extent with the last axis 1); otherwise each team writes one element of dst
-/// (`items` elements, `extent` dst's extent), computed from the rows its reductions reduce. A
-/// team is a warp where `warp_teams`, else the block. Each team stages its rows in
-/// `staged_bytes` of dynamic shared memory (none where 0).
+/// (`items` elements, `extent` dst's extent), computed from the rows its reductions reduce.
+/// `launch` says who owns a row and how rows are read, written and staged (in dynamic shared
+/// memory).
 template <bool kRows, class Saver, class T, int N, class Plan>
 __global__ void __launch_bounds__(kCudaThreads)
     fused_rows_kernel(T* dst, Dim<N> dst_strides, Dim<N> extent, index_t items, index_t length,
-                      Plan plan, bool warp_teams, std::size_t staged_bytes) {
-  const RowTeam team{warp_teams};
-  extern __shared__ __align__(16) unsigned char staged_rows[];
-  unsigned char* const team_memory = staged_rows + team.in_block() * staged_bytes;
+                      Plan plan, FusedLaunch launch) {
+  const RowTeam team{launch.warp_teams};
   const index_t row_length = kRows ? length : 0;  // the output's own row, if it has one
-  for (index_t item = team.first(); item < items; item += team.count()) {
-    const Dim<N> index = delinearize(item, extent);
-    with_bound_item(plan, index, row_length, team, team_memory, staged_bytes,
-                    [&](const auto& bound) {
-                      if constexpr (kRows) {
-                        T* const row = dst + linearize(index, dst_strides);
-                        Dim<N> at = index;
-                        for (index_t j = team.rank(); j < length; j += team.size()) {
-                          at.at(N - 1) = j;
-                          save_element<Saver>(row + j * dst_strides.at(N - 1), bound.at(at));
-                        }
-                      } else {
-                        const auto value = bound.at(index);
-                        if (team.rank() == 0) {
-                          save_element<Saver>(dst + linearize(index, dst_strides), value);
-                        }
-                      }
-                    });
-  }
+  for_each_bound_item(
+      plan, items, [&](index_t item) { return delinearize(item, extent); }, row_length, launch,
+      [&](const Dim<N>& index, const auto& bound) {
+        if constexpr (kRows) {
+          write_row<Saver, kPassWidth<T, Plan>>(dst + linearize(index, dst_strides),
+                                                dst_strides.at(N - 1), length, bound, index, team,
+                                                launch.write_blocks);
+        } else {
+          const auto value = bound.at(index);
+          if (team.rank() == 0) save_element<Saver>(dst + linearize(index, dst_strides), value);
+        }
+      });
 }
 
 /// The mean of a per-row pass over `rows` items, in the same kernel: each team writes its items'
@@ -393,18 +513,15 @@ __global__ void __launch_bounds__(kCudaThreads)
 /// `rows`, so the result repeats bitwise.
 template <class Saver, class T, class C, class Plan>
 __global__ void __launch_bounds__(kCudaThreads)
-    fused_row_mean_kernel(T* dst, C* values, index_t rows, Plan plan, bool warp_teams,
-                          std::size_t staged_bytes, unsigned* ticket) {
-  const RowTeam team{warp_teams};
-  extern __shared__ __align__(16) unsigned char staged_rows[];
-  unsigned char* const team_memory = staged_rows + team.in_block() * staged_bytes;
-  for (index_t item = team.first(); item < rows; item += team.count()) {
-    const Dim<1> index = make_dim(item);
-    with_bound_item(plan, index, 0, team, team_memory, staged_bytes, [&](const auto& bound) {
-      const C value = static_cast<C>(bound.at(index));
-      if (team.rank() == 0) values[item] = value;
-    });
-  }
+    fused_row_mean_kernel(T* dst, C* values, index_t rows, Plan plan, FusedLaunch launch,
+                          unsigned* ticket) {
+  const RowTeam team{launch.warp_teams};
+  for_each_bound_item(
+      plan, rows, [](index_t item) { return make_dim(item); }, 0, launch,
+      [&](const Dim<1>& index, const auto& bound) {
+        const C value = static_cast<C>(bound.at(index));
+        if (team.rank() == 0) values[index.at(0)] = value;
+      });
   __shared__ bool last;
   __threadfence();  // this block's values are visible before its ticket
   __syncthreads();
@@ -420,75 +537,6 @@ __global__ void __launch_bounds__(kCudaThreads)
   }
 }
 
-/// The launch of a fused kernel kKernel: its grid (at most one wave of the blocks resident with
-/// its shared memory) and each team's share of shared memory (0: rows are read from global
-/// memory by every sweep, where they do not fit). Sets the kernel's shared memory limit once per
-/// device.
-struct FusedGrid {
-  unsigned blocks;
-  std::size_t block_bytes;
-  std::size_t team_bytes;
-};
-
-template <auto kKernel, int N, class Plan>
-FusedGrid fused_grid(const Plan& plan, index_t items, int device, bool warp_teams, bool stage) {
-  const void* entry = reinterpret_cast<const void*>(kKernel);
-  const index_t teams = warp_teams ? kWarpsPerBlock : 1;
-  const std::size_t budget = staging_budget(device);
-  std::size_t team_bytes = stage ? staged_bytes_per_team<Plan, N>(plan) : 0;
-  if (team_bytes * teams > budget) team_bytes = 0;
-  const std::size_t block_bytes = team_bytes * teams;
-  // The kernel's shared memory limit is raised once per device (setting it again is harmless,
-  // so two threads that both see it unset do no wrong).
-  static const std::unique_ptr<std::atomic<bool>[]> raised(
-      new std::atomic<bool>[static_cast<std::size_t>(cuda::device_count())]());
-  if (!raised[static_cast<std::size_t>(device)].load(std::memory_order_acquire)) {
-    TENSORX_CUDA_CHECK(cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(budget)));
-    raised[static_cast<std::size_t>(device)].store(true, std::memory_order_release);
-  }
-  static const int unstaged_resident = resident_blocks(entry);
-  // The resident blocks for the last staging size this thread launched the kernel with: the same
-  // expression on the same shapes asks the occupancy calculator once, not at every launch.
-  thread_local std::size_t last_bytes = 0;
-  thread_local int last_resident = 0;
-  int resident = unstaged_resident;
-  if (block_bytes > 0) {
-    if (block_bytes != last_bytes) {
-      TENSORX_CUDA_CHECK(::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &last_resident, entry, kCudaThreads, block_bytes));
-      last_resident = std::max(last_resident, 1);
-      last_bytes = block_bytes;
-    }
-    resident = last_resident;
-  }
-  const index_t wave = index_t{multiprocessor_count(device)} * resident;
-  const auto blocks =
-      static_cast<unsigned>(std::max<index_t>(1, std::min((items + teams - 1) / teams, wave)));
-  return {blocks, block_bytes, team_bytes};
-}
-
-template <bool kRows, class Saver, class T, int N, class Plan>
-void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items, index_t length,
-                       const Plan& plan, StreamHandle stream, bool warp_teams, bool stage) {
-  constexpr auto kernel = fused_rows_kernel<kRows, Saver, T, N, Plan>;
-  const FusedGrid grid =
-      fused_grid<kernel, N>(plan, items, device_of(dst.place()), warp_teams, stage);
-  kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(
-      dst.data(), dst.strides(), extent, items, length, plan, warp_teams, grid.team_bytes);
-  TENSORX_CUDA_CHECK(cudaGetLastError());
-}
-
-/// The longest row that a reduction of `plan` reduces, nested ones included (a kept reduction
-/// inside another's operand may reduce rows of another length).
-template <class Plan>
-index_t longest_reduced_row(const Plan& plan) {
-  index_t longest = 0;
-  Plan copy = plan;  // for_each_row_reduction visits mutable plans
-  for_each_row_reduction(copy, [&](const auto& r) { longest = std::max(longest, r.length); });
-  return longest;
-}
-
 /// Who owns a row of a fused pass whose longest reduced row is `reduced`: a warp or the block, and
 /// whether the team stages its rows (forced_row_gpu_mode may force either).
 struct TeamChoice {
@@ -500,6 +548,112 @@ inline TeamChoice choose_teams(index_t reduced) {
   const RowGpuMode mode = forced_row_gpu_mode;
   return {mode == RowGpuMode::kWarp || (mode == RowGpuMode::kAuto && reduced <= kWarpRowLength),
           mode != RowGpuMode::kBlockGlobal};
+}
+
+/// The blocks of kernel kKernel resident on a multiprocessor with `block_bytes` of dynamic shared
+/// memory each (at least 1), on the current device. The occupancy calculator is asked again only
+/// when the size differs from the last one this thread asked about: the same expression on the
+/// same shapes launches without asking it.
+template <auto kKernel>
+int resident_blocks_with(std::size_t block_bytes) {
+  const void* entry = reinterpret_cast<const void*>(kKernel);
+  if (block_bytes == 0) {
+    static const int unstaged = resident_blocks(entry);
+    return unstaged;
+  }
+  thread_local std::size_t last_bytes = 0;
+  thread_local int last_resident = 0;
+  if (block_bytes != last_bytes) {
+    TENSORX_CUDA_CHECK(::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&last_resident, entry,
+                                                                       kCudaThreads, block_bytes));
+    last_resident = std::max(last_resident, 1);
+    last_bytes = block_bytes;
+  }
+  return last_resident;
+}
+
+/// True when every array leaf of `plan` (rank-N enclosing space), those its reductions read
+/// included, is broadcast along its rows or reads rows of unit stride that all start 16-byte
+/// aligned: FusedLaunch::read_blocks. (Staged rows are aligned whatever their source; a leaf
+/// whose source is not keeps the whole pass to element reads.)
+struct BlockReadCheck {
+  bool blocks = true;
+
+  template <class T, int M>
+  void operator()(LeafPlan<T, M>& leaf, const Dim<M>&, index_t, bool) {
+    if (leaf.strides.at(M - 1) == 0) return;
+    bool aligned = leaf.strides.at(M - 1) == 1 && is_16_byte_aligned(leaf.data);
+    for (int d = 0; d + 1 < M; ++d) {
+      aligned = aligned && static_cast<std::size_t>(leaf.strides.at(d)) * sizeof(T) % 16 == 0;
+    }
+    blocks = blocks && aligned;
+  }
+};
+
+template <int N, class Plan>
+bool reads_rows_in_blocks(const Plan& plan) {
+  BlockReadCheck check;
+  Plan copy = plan;  // for_each_row_leaf visits mutable plans
+  for_each_row_leaf<false>(copy, Dim<N>(), 0, check);
+  return check.blocks;
+}
+
+/// The launch of a fused kernel kKernel: its grid (at most one wave of the blocks resident with
+/// its shared memory), the bytes of shared memory a block takes, and how its teams work (see
+/// FusedLaunch; write_blocks left to the caller). Sets the kernel's shared memory limit once per
+/// device.
+struct FusedGrid {
+  unsigned blocks;
+  std::size_t block_bytes;
+  FusedLaunch launch;
+};
+
+template <auto kKernel, int N, class Plan>
+FusedGrid fused_grid(const Plan& plan, index_t items, int device, TeamChoice choice) {
+  const void* entry = reinterpret_cast<const void*>(kKernel);
+  const index_t teams = choice.warp ? kWarpsPerBlock : 1;
+  const std::size_t budget = staging_budget(device);
+  std::size_t team_bytes = choice.stage ? staged_bytes_per_team<Plan, N>(plan) : 0;
+  if (team_bytes * teams > budget) team_bytes = 0;
+  // The kernel's shared memory limit is raised once per device (setting it again is harmless,
+  // so two threads that both see it unset do no wrong).
+  static const std::unique_ptr<std::atomic<bool>[]> raised(
+      new std::atomic<bool>[static_cast<std::size_t>(cuda::device_count())]());
+  if (!raised[static_cast<std::size_t>(device)].load(std::memory_order_acquire)) {
+    TENSORX_CUDA_CHECK(cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(budget)));
+    raised[static_cast<std::size_t>(device)].store(true, std::memory_order_release);
+  }
+  const std::size_t block_bytes = team_bytes * teams;
+  const index_t wave =
+      index_t{multiprocessor_count(device)} * resident_blocks_with<kKernel>(block_bytes);
+  const auto blocks =
+      static_cast<unsigned>(std::max<index_t>(1, std::min((items + teams - 1) / teams, wave)));
+  return {blocks, block_bytes, {choice.warp, reads_rows_in_blocks<N>(plan), false, team_bytes}};
+}
+
+template <bool kRows, class Saver, class T, int N, class Plan>
+void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items, index_t length,
+                       const Plan& plan, StreamHandle stream, TeamChoice teams) {
+  constexpr auto kernel = fused_rows_kernel<kRows, Saver, T, N, Plan>;
+  FusedGrid grid = fused_grid<kernel, N>(plan, items, device_of(dst.place()), teams);
+  if constexpr (kRows) {
+    grid.launch.write_blocks = grid.launch.read_blocks &&
+                               has_aligned_rows(dst.data(), dst.dims(), dst.strides(), sizeof(T));
+  }
+  kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(dst.data(), dst.strides(), extent,
+                                                                  items, length, plan, grid.launch);
+  TENSORX_CUDA_CHECK(cudaGetLastError());
+}
+
+/// The longest row that a reduction of `plan` reduces, nested ones included (a kept reduction
+/// inside another's operand may reduce rows of another length).
+template <class Plan>
+index_t longest_reduced_row(const Plan& plan) {
+  index_t longest = 0;
+  Plan copy = plan;  // for_each_row_reduction visits mutable plans
+  for_each_row_reduction(copy, [&](const auto& r) { longest = std::max(longest, r.length); });
+  return longest;
 }
 
 /// Runs the fused pass (kRows: the rows form; else the per-row form) of `plan` into the GPU array
@@ -517,8 +671,7 @@ void run_fused_gpu(CudaTranslationUnit, std::bool_constant<kRows>, Saver, const 
   }
   const index_t items = product(extent);
   const TeamChoice teams = choose_teams(std::max(length, longest_reduced_row(plan)));
-  launch_fused_rows<kRows, Saver>(dst, extent, items, length, plan, stream, teams.warp,
-                                  teams.stage);
+  launch_fused_rows<kRows, Saver>(dst, extent, items, length, plan, stream, teams);
 }
 
 /// dst (one element) = Saver(dst, the mean of the per-row pass of `plan` over `rows` rows): ONE
@@ -533,10 +686,10 @@ void run_fused_mean_gpu(CudaTranslationUnit, Saver, const Array<T, N>& dst, inde
   stats::record_pass();
   const TeamChoice teams = choose_teams(longest_reduced_row(plan));
   constexpr auto kernel = fused_row_mean_kernel<Saver, T, C, Plan>;
-  const FusedGrid grid = fused_grid<kernel, 1>(plan, rows, device, teams.warp, teams.stage);
+  const FusedGrid grid = fused_grid<kernel, 1>(plan, rows, device, teams);
   const ReduceScratch<C> scratch(rows, 1, dst.place(), stream);
   kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(
-      dst.data(), scratch.partials(), rows, plan, teams.warp, grid.team_bytes, scratch.tickets());
+      dst.data(), scratch.partials(), rows, plan, grid.launch, scratch.tickets());
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -24,6 +24,7 @@
 // cache; cuda_row_engine.cuh: a collective of the threads that own the row).
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -294,7 +295,10 @@ auto make_fused_plan(const E& e, const Dim<S>& space) {
 /// The values of a row's reductions, by slot, while the row is evaluated.
 struct RowValues {
   static constexpr int kSlots = 16;
-  alignas(8) unsigned char bytes[kSlots][8];
+  // A value is kept as the 64-bit word that holds its bytes: the slot is chosen at run time, so
+  // the slots live in (GPU local) memory, where one word moves in one access (a memcpy into a
+  // byte array took one store per byte in the CUDA kernels).
+  std::uint64_t words[kSlots];
   unsigned computed = 0;  // bit s: slot s holds its value
 
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE bool holds(int slot) const {
@@ -303,14 +307,17 @@ struct RowValues {
 
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(int slot) const {
-    static_assert(sizeof(C) <= 8, "a reduced value outgrows its slot");
+    static_assert(sizeof(C) <= sizeof(std::uint64_t), "a reduced value outgrows its slot");
+    const std::uint64_t word = words[slot];
     C value;
-    memcpy(&value, bytes[slot], sizeof(C));
+    memcpy(&value, &word, sizeof(C));
     return value;
   }
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE void set(int slot, const C& value) {
-    memcpy(bytes[slot], &value, sizeof(C));
+    std::uint64_t word = 0;
+    memcpy(&word, &value, sizeof(C));
+    words[slot] = word;
     computed |= 1u << slot;
   }
 };
