@@ -2,8 +2,9 @@
 // kAddTo) in its one pass, for rows (softmax) and for one value per row (logsumexp); in place
 // (`x = tx::softmax<1>(x)`, each row read before it is written) bit for bit as out of place;
 // destinations that read the operand at other indices (a transposed or shifted view of it) through
-// a temporary; the same assignment twice gives the same bits; and along axis 0 the reductions are
-// still materialised first.
+// a temporary; operands and destinations whose rows start 16-byte aligned or not (the GPU reads and
+// writes rows in 16-byte blocks only where they do); the same assignment twice gives the same
+// bits; and along axis 0 the reductions are still materialised first.
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -169,6 +170,47 @@ BOOST_AUTO_TEST_CASE(overlapping_destinations_go_through_a_temporary) {
   }
   const auto sum_tolerance = tx::testing::log_sum_tolerance<float>(n, 16.0);
   check_rows(x, expected, {sum_tolerance.relative, 2 * sum_tolerance.absolute});
+}
+
+BOOST_AUTO_TEST_CASE(rows_that_start_aligned_or_not_in_operands_and_destination) {
+  // On a GPU a thread reads its share of a row 16 bytes at a time where every operand's rows start
+  // 16-byte aligned, and writes 16 bytes at a time where the destination's do too; otherwise
+  // element by element. Each side misaligned in turn (columns from 1 of a wider matrix), and rows
+  // whose length leaves a remainder after the 16-byte blocks (37, 1029) or none (64).
+  auto rng = tx::testing::make_rng(116);
+  for (const tx::index_t length : {37, 64, 1029}) {
+    BOOST_TEST_CONTEXT("rows of " << length) {
+      const tx::index_t width = (length + 1 + 3) / 4 * 4;  // rows 16-byte aligned
+      const auto wide = random_array<float>(tx::make_dim(23, width), rng, -8.0, 8.0);
+      const auto gamma = random_array<float>(tx::make_dim(width), rng, 0.5, 1.5);
+      const auto beta = random_array<float>(tx::make_dim(width), rng, -0.5, 0.5);
+      const auto tolerance = tx::testing::softmax_tolerance<float>(length, 16.0);
+      const auto norm_tolerance = tx::testing::norm_tolerance<float>(length, 2.0, 1.5);
+      for (const tx::index_t source_start : {0, 1}) {
+        for (const tx::index_t target_start : {0, 1}) {
+          BOOST_TEST_CONTEXT("operand columns from "
+                             << source_start << ", destination columns from " << target_start) {
+            const auto x = tx::slice(wide, 1, source_start, source_start + length);
+            const auto g = tx::slice(gamma, 0, source_start, source_start + length);
+            const auto b = tx::slice(beta, 0, source_start, source_start + length);
+            auto target = random_array<float>(tx::make_dim(23, width), rng);
+            auto y = tx::slice(target, 1, target_start, target_start + length);
+            auto before = tx::stats::passes();
+            y = tx::softmax<1>(x);
+            BOOST_TEST(tx::stats::passes() - before == 1u);
+            check_rows(y, tx::testing::reference_softmax(rows_of(x)), tolerance);
+            before = tx::stats::passes();
+            y = tx::layer_norm<1>(x, g, b, 1e-5f);
+            BOOST_TEST(tx::stats::passes() - before == 1u);
+            check_rows(y,
+                       tx::testing::reference_layer_norm(rows_of(x), rows_of(g), rows_of(b),
+                                                         static_cast<double>(1e-5f)),
+                       norm_tolerance);
+          }
+        }
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(the_same_assignment_twice_gives_the_same_bits) {
