@@ -572,10 +572,9 @@ int resident_blocks_with(std::size_t block_bytes) {
   return last_resident;
 }
 
-/// True when every array leaf of `plan` (rank-N enclosing space), those its reductions read
-/// included, is broadcast along its rows or reads rows of unit stride that all start 16-byte
-/// aligned: FusedLaunch::read_blocks. (Staged rows are aligned whatever their source; a leaf
-/// whose source is not keeps the whole pass to element reads.)
+/// A visitor of a fused plan's leaves (for_each_row_leaf): `blocks` stays true while every leaf
+/// it visits is broadcast along its rows or reads rows of unit stride that all start 16-byte
+/// aligned (its data aligned, every other stride a multiple of 16 bytes).
 struct BlockReadCheck {
   bool blocks = true;
 
@@ -590,6 +589,9 @@ struct BlockReadCheck {
   }
 };
 
+/// True when every array leaf of `plan` (rank-N enclosing space), those its reductions read
+/// included, passes BlockReadCheck: FusedLaunch::read_blocks. (Staged rows are aligned whatever
+/// their source; a leaf whose source is not keeps the whole pass to element reads.)
 template <int N, class Plan>
 bool reads_rows_in_blocks(const Plan& plan) {
   BlockReadCheck check;
