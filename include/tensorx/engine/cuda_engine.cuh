@@ -67,6 +67,18 @@ __device__ TENSORX_FORCE_INLINE void save_element(T* target, C value) {
   *target = to_storage<T>(value);
 }
 
+/// Writes V computed values to target[0 .. V - 1] (aligned for LaneBlock<T, V>) through the
+/// saver, in one vector access.
+template <class Saver, class T, class C, int V>
+__device__ TENSORX_FORCE_INLINE void save_lanes(T* target, Lanes<C, V> lanes) {
+  if constexpr (Saver::reads_destination) {
+    const Lanes<C, V> current = load_lanes<C, V>(target);
+    TENSORX_UNROLL
+    for (int k = 0; k < V; ++k) lanes[k] = Saver::apply(current[k], lanes[k]);
+  }
+  store_lanes(target, lanes);
+}
+
 /// Vectors each thread of the dense kernel loads before it stores any: the stores could write
 /// what a later load reads as far as the compiler knows, so without this every thread had one
 /// 16-byte load per operand in flight, and a pass with one operand (sigmoid, bias and relu) ran at
@@ -133,21 +145,13 @@ template <class Saver, int V, class T, int N, class Plan>
 __global__ void __launch_bounds__(kCudaThreads)
     indexed_kernel(T* dst, Dim<N> dst_strides, IndexSpace<N, FastDivider32> space, Dim<N> origin,
                    Plan plan, std::uint32_t steps, bool rows) {
-  using C = compute_t<T>;
   const std::uint32_t first = blockIdx.x * blockDim.x + threadIdx.x;
   const std::uint32_t step = gridDim.x * blockDim.x;
   if constexpr (V > 1 && N > 0) {
     if (rows) {
       for (std::uint32_t v = first; v < steps; v += step) {
         const Dim<N> index = space.index_of(v * V);
-        T* const target = dst + linearize(index, dst_strides);
-        Lanes<C, V> lanes = load_at_of<V>(plan, index);
-        if constexpr (Saver::reads_destination) {
-          const Lanes<C, V> current = load_lanes<C, V>(target);
-          TENSORX_UNROLL
-          for (int k = 0; k < V; ++k) lanes[k] = Saver::apply(current[k], lanes[k]);
-        }
-        store_lanes(target, lanes);
+        save_lanes<Saver>(dst + linearize(index, dst_strides), load_at_of<V>(plan, index));
       }
       return;
     }
@@ -211,19 +215,30 @@ void launch_indexed(const Array<T, N>& dst, const Plan& plan, StreamHandle strea
   }
 }
 
-/// True when an array of `element_size` bytes laid over `dims` with `strides` suits the rows
-/// kernel: broadcast along the last axis (any address), or unit inner stride with every row
-/// starting 16-byte aligned.
+/// True when an array of `element_size` bytes read with `strides` suits the rows kernel: broadcast
+/// along the last axis (any address), or unit inner stride with every row starting 16-byte
+/// aligned. Every outer stride counts: a plan's leaf has stride 0 along the axes it broadcasts
+/// (broadcast_strides), those of extent 1 included.
 template <int N>
-bool has_aligned_rows(const void* data, const Dim<N>& dims, const Dim<N>& strides,
-                      std::size_t element_size) {
+bool has_aligned_rows(const void* data, const Dim<N>& strides, std::size_t element_size) {
   if (strides.at(N - 1) == 0) return true;
   if (strides.at(N - 1) != 1 || !is_16_byte_aligned(data)) return false;
   for (int d = 0; d + 1 < N; ++d) {
-    const auto row_bytes = static_cast<std::size_t>(strides.at(d)) * element_size;
-    if (dims.at(d) != 1 && row_bytes % 16 != 0) return false;
+    if (static_cast<std::size_t>(strides.at(d)) * element_size % 16 != 0) return false;
   }
   return true;
+}
+
+/// The same for an array laid over `dims` (a destination): an outer axis of extent 1 may have
+/// any stride, since no second row is read along it.
+template <int N>
+bool has_aligned_rows(const void* data, const Dim<N>& dims, const Dim<N>& strides,
+                      std::size_t element_size) {
+  Dim<N> stepped = strides;
+  for (int d = 0; d + 1 < N; ++d) {
+    if (dims.at(d) == 1) stepped.at(d) = 0;
+  }
+  return has_aligned_rows(data, stepped, element_size);
 }
 
 /// The path that evaluates `plan` into `dst` (a host-side decision on pointers and strides).

@@ -114,14 +114,14 @@ inline int multiprocessor_count(int device) {
   return counts[static_cast<std::size_t>(device)];
 }
 
-/// Blocks of `kernel` (launched with kCudaThreads threads) resident on one multiprocessor at once.
-/// The kernel comes as the runtime API's untyped entry, so that one function serves every kernel
-/// (the typed overload of cuda_runtime.h is a template per kernel type, compiled for each kernel
-/// of every assignment).
-inline int resident_blocks(const void* kernel) {
+/// Blocks of `kernel` (launched with kCudaThreads threads and `shared_bytes` of dynamic shared
+/// memory each) resident on one multiprocessor at once, at least 1. The kernel comes as the
+/// runtime API's untyped entry, so that one function serves every kernel (the typed overload of
+/// cuda_runtime.h is a template per kernel type, compiled for each kernel of every assignment).
+inline int resident_blocks(const void* kernel, std::size_t shared_bytes = 0) {
   int blocks = 0;
   TENSORX_CUDA_CHECK(
-      ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kCudaThreads, 0));
+      ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kCudaThreads, shared_bytes));
   return std::max(blocks, 1);
 }
 

@@ -309,10 +309,6 @@ std::size_t staged_bytes_per_team(const Plan& plan) {
   return counter.bytes;
 }
 
-/// Elements of a plan's narrowest leaf in one 16-byte load (1 for a plan without leaves).
-template <class Plan>
-constexpr int kLoadWidth = vector_width(narrowest_load_v<Plan>);
-
 /// The accumulators a thread keeps while it reduces its share of a row: V (one per lane of a
 /// 16-byte block) where the row is read in blocks, and at least four, so that four loads of the
 /// row are in flight at once where it is read an element at a time.
@@ -376,8 +372,8 @@ class TeamRowReducer {
                                     const Dim<M>& start) {
     return row_value(plan, values_, [&] {
       const auto& bound = bind_rows(plan.operand, start, *this);
-      const C mine = reduce_row_share<Op, C, kLoadWidth<OperandPlan>>(bound, start, plan.length,
-                                                                      team_, blocks_);
+      const C mine = reduce_row_share<Op, C, kRowLoadWidth<Op, C, OperandPlan>>(
+          bound, start, plan.length, team_, blocks_);
       return Op::finalize(team_combine<Op>(mine, team_), plan.length);
     });
   }
@@ -411,7 +407,10 @@ template <class Plan, int N>
 __device__ TENSORX_FORCE_INLINE void stage_item(RowStage& stage, const Plan& plan,
                                                 const Dim<N>& index, index_t row_length) {
   stage.clear();
-  Plan copied = plan;  // its leaves are pointed at the copies, and then forgotten
+  // A copy whose leaves are pointed at the copies and then forgotten (the caller points its own
+  // plan's leaves with StageLeaves<false>): staging the caller's plan itself instead cost the float
+  // softmax kernels 20-28 bytes of spills a thread (ptxas -v, sm_90).
+  Plan copied = plan;
   StageLeaves<true> copy{stage};
   for_each_row_leaf<false>(copied, index, row_length, copy);
 }
@@ -459,19 +458,12 @@ template <class Saver, int V, class T, class Bound, int N>
 __device__ TENSORX_FORCE_INLINE void write_row(T* row, index_t stride, index_t length,
                                                const Bound& bound, Dim<N> index, RowTeam team,
                                                bool blocks) {
-  using C = compute_t<T>;
   index_t j = team.rank();
   if (V > 1 && blocks) {
     const index_t full = length / V;
     for (index_t b = team.rank(); b < full; b += team.size()) {
       index.at(N - 1) = b * V;
-      Lanes<C, V> lanes = load_at_of<V>(bound, index);
-      if constexpr (Saver::reads_destination) {
-        const Lanes<C, V> current = load_lanes<C, V>(row + b * V);
-        TENSORX_UNROLL
-        for (int k = 0; k < V; ++k) lanes[k] = Saver::apply(current[k], lanes[k]);
-      }
-      store_lanes(row + b * V, lanes);
+      save_lanes<Saver>(row + b * V, load_at_of<V>(bound, index));
     }
     j += full * V;
   }
@@ -564,28 +556,20 @@ int resident_blocks_with(std::size_t block_bytes) {
   thread_local std::size_t last_bytes = 0;
   thread_local int last_resident = 0;
   if (block_bytes != last_bytes) {
-    TENSORX_CUDA_CHECK(::cudaOccupancyMaxActiveBlocksPerMultiprocessor(&last_resident, entry,
-                                                                       kCudaThreads, block_bytes));
-    last_resident = std::max(last_resident, 1);
+    last_resident = resident_blocks(entry, block_bytes);
     last_bytes = block_bytes;
   }
   return last_resident;
 }
 
 /// A visitor of a fused plan's leaves (for_each_row_leaf): `blocks` stays true while every leaf
-/// it visits is broadcast along its rows or reads rows of unit stride that all start 16-byte
-/// aligned (its data aligned, every other stride a multiple of 16 bytes).
+/// it visits has_aligned_rows.
 struct BlockReadCheck {
   bool blocks = true;
 
   template <class T, int M>
   void operator()(LeafPlan<T, M>& leaf, const Dim<M>&, index_t, bool) {
-    if (leaf.strides.at(M - 1) == 0) return;
-    bool aligned = leaf.strides.at(M - 1) == 1 && is_16_byte_aligned(leaf.data);
-    for (int d = 0; d + 1 < M; ++d) {
-      aligned = aligned && static_cast<std::size_t>(leaf.strides.at(d)) * sizeof(T) % 16 == 0;
-    }
-    blocks = blocks && aligned;
+    blocks = blocks && has_aligned_rows(leaf.data, leaf.strides, sizeof(T));
   }
 };
 
