@@ -59,7 +59,7 @@ class CpuRowReducer {
   bool filled() const { return filled_; }
 
  private:
-  RowValues values_;
+  RowValues<> values_;
   void* buffer_ = nullptr;
   int filling_slot_ = -1;
   bool filled_ = false;

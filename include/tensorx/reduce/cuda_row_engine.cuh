@@ -9,9 +9,10 @@
 // Staging: before a team reduces a row, it copies the row of every array that a reduction reads
 // (and that varies along the row) into its share of dynamic shared memory, with 16-byte copies
 // (cp.async) where the row is aligned, and points the plan's leaves there; the reductions and the
-// output then read the row on chip, so that the pass reads each operand from DRAM once. A row
-// whose operands outgrow staging_budget() is read from global memory by every sweep instead (L1
-// and L2 serve the re-reads).
+// output then read the row on chip, so that the pass reads each operand from DRAM once. Where
+// each row goes is the host's decision, once per launch (row_staging.h). A row whose operands
+// outgrow staging_budget() is read from global memory by every sweep instead (L1 and L2 serve the
+// re-reads).
 //
 // Blocks: where every array leaf is broadcast along its rows or reads rows of unit stride that
 // start 16-byte aligned, a thread reads its share of a row 16 bytes at a time (load_at_of), for
@@ -47,6 +48,7 @@
 #include "tensorx/reduce/cuda_reduce.cuh"
 #include "tensorx/reduce/reducers.h"
 #include "tensorx/reduce/row_fusion.h"
+#include "tensorx/reduce/row_staging.h"
 
 namespace tensorx {
 namespace detail {
@@ -59,6 +61,17 @@ constexpr int kWarpSize = 32;
 
 /// Warps per block: the teams of a launch whose rows a warp each owns.
 constexpr int kWarpsPerBlock = kCudaThreads / kWarpSize;
+
+/// The blocks of a fused kernel that its registers leave room for on one multiprocessor
+/// (__launch_bounds__): 4 for the rows form holds it to 64 registers a thread, half the threads a
+/// multiprocessor can hold; 3 for the per-row forms, which spilled at 64 (logsumexp,
+/// cross_entropy) and need 72 without. Left to itself, ptxas gave layer_norm's kernel 110
+/// registers (two blocks) once its staging offsets became constants it could keep in registers
+/// (ptxas -v, sm_90). The kernels are bound by their instructions, whose latencies more resident
+/// warps hide.
+constexpr int fused_blocks_per_multiprocessor(bool rows) {
+  return rows ? 4 : 3;
+}
 
 /// The threads that own one row: a warp, or the whole block. The launch chooses, the same for
 /// every thread, so that one kernel serves both (a kernel per team size doubled what each
@@ -152,15 +165,6 @@ inline std::size_t staging_budget(int device) {
   return budgets[static_cast<std::size_t>(device)];
 }
 
-/// The most distinct rows a team stages for one row of the pass.
-constexpr int kMaxStagedRows = 8;
-
-/// Bytes of shared memory one row of `length` elements of T takes, a multiple of 16.
-template <class T>
-TENSORX_HOST_DEVICE constexpr std::size_t staged_row_bytes(index_t length) {
-  return (static_cast<std::size_t>(length) * sizeof(T) + 15) / 16 * 16;
-}
-
 /// Starts copying 16 bytes from global memory at `source` to shared memory at `staged` (both
 /// 16-byte aligned) without waiting for them (cp.async, sm_80 and later; a load and a store
 /// before): wait_for_staged_copies waits for every copy the thread started.
@@ -200,114 +204,31 @@ __device__ void stage_row(T* staged, const T* source, index_t stride, index_t le
   for (j += team.rank(); j < length; j += team.size()) staged[j] = source[j * stride];
 }
 
-/// The rows a team has staged, and the part of shared memory they take.
-class RowStage {
- public:
-  __device__ RowStage(unsigned char* memory, std::size_t capacity, RowTeam team)
-      : memory_(memory), capacity_(capacity), team_(team) {}
+/// Stages one item's rows as a StagingLayout says (a visitor of for_each_row_leaf, over the plan
+/// the team then binds): the copying leaves start copying their rows into `share` (the team's
+/// share of shared memory; the team waits for them before it reads them), and every staged leaf
+/// is pointed at its row there.
+struct StageItem {
+  unsigned char* share;
+  const StagingLayout& layout;
+  RowTeam team;
+  int next = 0;  // the leaf's ordinal: a constant in each leaf's code once the visit is inlined
 
-  /// Forgets the rows staged so far: the next item's rows take their place.
-  __device__ void clear() {
-    used_ = 0;
-    count_ = 0;
-  }
-
-  /// Points `leaf` at its row in shared memory (elements `start` .. along the last axis): the
-  /// staged copy of the same row if there is one, else a new one where `allocate` and it fits.
   template <class T, int M>
-  __device__ void operator()(LeafPlan<T, M>& leaf, const Dim<M>& start, index_t length,
-                             bool allocate) {
-    const index_t stride = leaf.strides.at(M - 1);
-    if (length <= 0 || stride == 0) return;  // no row, or one value for the whole row
-    const T* source = leaf.data + linearize(start, leaf.strides);
-    const T* staged = nullptr;
-    for (int e = 0; e < count_; ++e) {
-      if (rows_[e].source == source && rows_[e].length == length && rows_[e].stride == stride) {
-        staged = static_cast<const T*>(rows_[e].staged);
-      }
-    }
-    if (staged == nullptr) {
-      const std::size_t bytes = staged_row_bytes<T>(length);
-      if (!allocate || count_ == kMaxStagedRows || used_ + bytes > capacity_) return;
-      T* copy = reinterpret_cast<T*>(memory_ + used_);
-      stage_row(copy, source, stride, length, team_);
-      rows_[count_++] = {source, copy, length, stride};
-      used_ += bytes;
-      staged = copy;
+  __device__ TENSORX_FORCE_INLINE void operator()(LeafPlan<T, M>& leaf, const Dim<M>& start,
+                                                  index_t length, bool) {
+    const int ordinal = next++;
+    if (ordinal >= kMaxStagedLeaves || layout.offsets[ordinal] < 0) return;
+    T* staged = reinterpret_cast<T*>(share + layout.offsets[ordinal]);
+    if (((layout.copies >> ordinal) & 1u) != 0) {
+      stage_row(staged, leaf.data + linearize(start, leaf.strides), leaf.strides.at(M - 1), length,
+                team);
     }
     leaf.data = staged;
     leaf.strides = Dim<M>();
     leaf.strides.at(M - 1) = 1;
   }
-
- private:
-  struct StagedRow {
-    const void* source;
-    const void* staged;
-    index_t length;
-    index_t stride;
-  };
-  unsigned char* memory_;
-  std::size_t capacity_;
-  RowTeam team_;
-  std::size_t used_ = 0;
-  StagedRow rows_[kMaxStagedRows];
-  int count_ = 0;
 };
-
-/// A staging pass over the leaves of a plan: the rows reductions read are copied (`allocate`),
-/// then the leaves of the output that read the same rows are pointed at the copies.
-template <bool kAllocate>
-struct StageLeaves {
-  RowStage& stage;
-
-  template <class T, int M>
-  __device__ void operator()(LeafPlan<T, M>& leaf, const Dim<M>& start, index_t length,
-                             bool in_reduction) {
-    stage(leaf, start, length, kAllocate && in_reduction);
-  }
-};
-
-/// Counts the shared memory a team needs to stage its rows: every distinct row that a reduction
-/// reads, once per array, length and strides (an upper bound of what a team stages for any row:
-/// leaves equal in all three read equal rows), the first kMaxStagedRows of them as RowStage
-/// takes them. On the host path of every fused launch: no allocation.
-struct StagedBytesCounter {
-  struct Row {
-    const void* data;
-    index_t length;
-    int rank;
-    index_t strides[kMaxRank];
-  };
-  Row rows[kMaxStagedRows];
-  int count = 0;
-  std::size_t bytes = 0;
-
-  template <class T, int M>
-  void operator()(LeafPlan<T, M>& leaf, const Dim<M>&, index_t length, bool in_reduction) {
-    if (!in_reduction || length <= 0 || leaf.strides.at(M - 1) == 0) return;
-    for (int r = 0; r < count; ++r) {
-      const Row& row = rows[r];
-      bool same = row.data == leaf.data && row.length == length && row.rank == M;
-      for (int d = 0; same && d < M; ++d) same = row.strides[d] == leaf.strides.at(d);
-      if (same) return;
-    }
-    if (count == kMaxStagedRows) return;
-    Row& row = rows[count++];
-    row = {leaf.data, length, M, {}};
-    for (int d = 0; d < M; ++d) row.strides[d] = leaf.strides.at(d);
-    bytes += staged_row_bytes<T>(length);
-  }
-};
-
-/// Shared memory each team needs to stage the rows of `plan` (rank-N enclosing space).
-template <class Plan, int N>
-std::size_t staged_bytes_per_team(const Plan& plan) {
-  StagedBytesCounter counter;
-  Plan copy = plan;
-  for_each_row_leaf<false>(copy, Dim<N>(), 0, counter);
-  return counter.bytes;
-}
 
 /// The accumulators a thread keeps while it reduces its share of a row: V (one per lane of a
 /// 16-byte block) where the row is read in blocks, and at least four, so that four loads of the
@@ -362,7 +283,9 @@ __device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, 
 
 /// Computes the fused reductions of the row a team owns, together (see the file comment).
 /// `blocks`: every leaf the reductions read is staged, broadcast along the row or read from rows
-/// that start 16-byte aligned, so that a thread reads its share in 16-byte blocks.
+/// that start 16-byte aligned, so that a thread reads its share in 16-byte blocks. kSlots: the
+/// reductions whose values it keeps for the row (kRowSlotsOf the pass's plan).
+template <int kSlots>
 class TeamRowReducer {
  public:
   __device__ TeamRowReducer(RowTeam team, bool blocks) : team_(team), blocks_(blocks) {}
@@ -381,7 +304,7 @@ class TeamRowReducer {
  private:
   RowTeam team_;
   bool blocks_;
-  RowValues values_;
+  RowValues<kSlots> values_;
 };
 
 /// How the threads of a fused kernel take their rows: the same for every thread, chosen on the
@@ -395,31 +318,15 @@ struct FusedLaunch {
   /// read_blocks, and the destination's rows are of unit stride and start 16-byte aligned: the
   /// output is computed and written V elements at a time.
   bool write_blocks;
-  /// Shared memory each team stages an item's rows in (0: none, every sweep reads global
-  /// memory).
-  std::size_t staged_bytes;
+  /// Where each team stages an item's rows (bytes 0: none, every sweep reads global memory).
+  StagingLayout staging;
 };
-
-/// Starts staging the rows of the item at `index` that the reductions of `plan` read in `stage`
-/// (emptied first; `row_length` the output's own row, if it has one). The team's threads wait
-/// for the copies (wait_for_staged_copies, then a team sync) before they read them.
-template <class Plan, int N>
-__device__ TENSORX_FORCE_INLINE void stage_item(RowStage& stage, const Plan& plan,
-                                                const Dim<N>& index, index_t row_length) {
-  stage.clear();
-  // A copy whose leaves are pointed at the copies and then forgotten (the caller points its own
-  // plan's leaves with StageLeaves<false>): staging the caller's plan itself instead cost the float
-  // softmax kernels 20-28 bytes of spills a thread (ptxas -v, sm_90).
-  Plan copied = plan;
-  StageLeaves<true> copy{stage};
-  for_each_row_leaf<false>(copied, index, row_length, copy);
-}
 
 /// For each item of a fused pass that `team` owns (team.first(), then every team.count()-th, up
 /// to `items`), calls f(index, bound): `index` = index_of(item), `bound` the plan of the item
 /// with its reductions computed by the team (bind_rows), its leaves pointed at the rows staged
-/// in shared memory (none where launch.staged_bytes is 0; `row_length` the output's own row, if
-/// it has one).
+/// in shared memory as launch.staging says (`row_length` the output's own row, if it has one; the
+/// host planned the staging with the same).
 ///
 /// Measured on an H200 (bench_normalize_cuda, 2026-11-28): staging the next item in a second
 /// buffer while the team computes one (cp.async, then a wait at the next item) made rows of 256
@@ -432,20 +339,18 @@ __device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index
                                                          const FusedLaunch& launch, F&& f) {
   const RowTeam team{launch.warp_teams};
   extern __shared__ __align__(16) unsigned char staged_rows[];
-  const std::size_t bytes = launch.staged_bytes;
-  RowStage stage(staged_rows + team.in_block() * bytes, bytes, team);
+  unsigned char* const share = staged_rows + team.in_block() * launch.staging.bytes;
   for (index_t item = team.first(); item < items; item += team.count()) {
     const auto index = index_of(item);
     Plan row_plan = plan;
-    if (bytes > 0) {
-      team.sync();  // every thread is done with the previous item's copies
-      stage_item(stage, plan, index, row_length);
+    if (launch.staging.bytes > 0) {
+      team.sync();  // every thread is done with the previous item's rows
+      StageItem stage{share, launch.staging, team};
+      for_each_row_leaf<false>(row_plan, index, row_length, stage);
       wait_for_staged_copies();
       team.sync();  // the copies are complete and visible to the team
-      StageLeaves<false> point{stage};
-      for_each_row_leaf<false>(row_plan, index, row_length, point);
     }
-    TeamRowReducer reducer(team, launch.read_blocks);
+    TeamRowReducer<kRowSlotsOf<Plan>> reducer(team, launch.read_blocks);
     f(index, bind_rows(row_plan, index, reducer));
   }
 }
@@ -473,19 +378,42 @@ __device__ TENSORX_FORCE_INLINE void write_row(T* row, index_t stride, index_t l
   }
 }
 
+/// The multi-index of `item` (below product(extent)) in `extent`, as delinearize gives it, without
+/// dividing by the leading extent (no item reaches it) or by an extent of 1 (the rows form's last
+/// axis): a 64-bit division takes about 20 instructions where the values fit 32 bits and a call
+/// where they do not (SASS, sm_90), and a team pays it for every item.
+template <int N>
+__device__ TENSORX_FORCE_INLINE Dim<N> item_index(index_t item, const Dim<N>& extent) {
+  Dim<N> index;
+  if constexpr (N > 0) {
+    TENSORX_UNROLL
+    for (int d = N - 1; d > 0; --d) {
+      const index_t size = extent.at(d);
+      if (size == 1) {
+        index.at(d) = 0;
+      } else {
+        index.at(d) = item % size;
+        item /= size;
+      }
+    }
+    index.at(0) = item;
+  }
+  return index;
+}
+
 /// The fused pass: with kRows, each team writes rows of dst of `length` elements (`items` rows,
 /// `extent` dst's extent with the last axis 1); otherwise each team writes one element of dst
 /// (`items` elements, `extent` dst's extent), computed from the rows its reductions reduce.
 /// `launch` says who owns a row and how rows are read, written and staged (in dynamic shared
 /// memory).
 template <bool kRows, class Saver, class T, int N, class Plan>
-__global__ void __launch_bounds__(kCudaThreads)
+__global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(kRows))
     fused_rows_kernel(T* dst, Dim<N> dst_strides, Dim<N> extent, index_t items, index_t length,
                       Plan plan, FusedLaunch launch) {
   const RowTeam team{launch.warp_teams};
   const index_t row_length = kRows ? length : 0;  // the output's own row, if it has one
   for_each_bound_item(
-      plan, items, [&](index_t item) { return delinearize(item, extent); }, row_length, launch,
+      plan, items, [&](index_t item) { return item_index(item, extent); }, row_length, launch,
       [&](const Dim<N>& index, const auto& bound) {
         if constexpr (kRows) {
           write_row<Saver, kPassWidth<T, Plan>>(dst + linearize(index, dst_strides),
@@ -504,7 +432,7 @@ __global__ void __launch_bounds__(kCudaThreads)
 /// in a fixed order, in double, and writes Saver(*dst, sum / rows): the order depends only on
 /// `rows`, so the result repeats bitwise.
 template <class Saver, class T, class C, class Plan>
-__global__ void __launch_bounds__(kCudaThreads)
+__global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(false))
     fused_row_mean_kernel(T* dst, C* values, index_t rows, Plan plan, FusedLaunch launch,
                           unsigned* ticket) {
   const RowTeam team{launch.warp_teams};
@@ -586,8 +514,8 @@ bool reads_rows_in_blocks(const Plan& plan) {
 
 /// The launch of a fused kernel kKernel: its grid (at most one wave of the blocks resident with
 /// its shared memory), the bytes of shared memory a block takes, and how its teams work (see
-/// FusedLaunch; write_blocks left to the caller). Sets the kernel's shared memory limit once per
-/// device.
+/// FusedLaunch; write_blocks left to the caller; `row_length` the output's own row, 0 where it has
+/// none). Sets the kernel's shared memory limit once per device.
 struct FusedGrid {
   unsigned blocks;
   std::size_t block_bytes;
@@ -595,12 +523,16 @@ struct FusedGrid {
 };
 
 template <auto kKernel, int N, class Plan>
-FusedGrid fused_grid(const Plan& plan, index_t items, int device, TeamChoice choice) {
+FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int device,
+                     TeamChoice choice) {
   const void* entry = reinterpret_cast<const void*>(kKernel);
   const index_t teams = choice.warp ? kWarpsPerBlock : 1;
   const std::size_t budget = staging_budget(device);
-  std::size_t team_bytes = choice.stage ? staged_bytes_per_team<Plan, N>(plan) : 0;
-  if (team_bytes * teams > budget) team_bytes = 0;
+  StagingLayout staging =
+      choice.stage ? staging_layout<N>(plan, row_length) : StagingLayout::none();
+  if (std::size_t{staging.bytes} * static_cast<std::size_t>(teams) > budget) {
+    staging = StagingLayout::none();
+  }
   // The kernel's shared memory limit is raised once per device (setting it again is harmless,
   // so two threads that both see it unset do no wrong).
   static const std::unique_ptr<std::atomic<bool>[]> raised(
@@ -610,19 +542,20 @@ FusedGrid fused_grid(const Plan& plan, index_t items, int device, TeamChoice cho
                                             static_cast<int>(budget)));
     raised[static_cast<std::size_t>(device)].store(true, std::memory_order_release);
   }
-  const std::size_t block_bytes = team_bytes * teams;
+  const std::size_t block_bytes = std::size_t{staging.bytes} * static_cast<std::size_t>(teams);
   const index_t wave =
       index_t{multiprocessor_count(device)} * resident_blocks_with<kKernel>(block_bytes);
   const auto blocks =
       static_cast<unsigned>(std::max<index_t>(1, std::min((items + teams - 1) / teams, wave)));
-  return {blocks, block_bytes, {choice.warp, reads_rows_in_blocks<N>(plan), false, team_bytes}};
+  return {blocks, block_bytes, {choice.warp, reads_rows_in_blocks<N>(plan), false, staging}};
 }
 
 template <bool kRows, class Saver, class T, int N, class Plan>
 void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items, index_t length,
                        const Plan& plan, StreamHandle stream, TeamChoice teams) {
   constexpr auto kernel = fused_rows_kernel<kRows, Saver, T, N, Plan>;
-  FusedGrid grid = fused_grid<kernel, N>(plan, items, device_of(dst.place()), teams);
+  FusedGrid grid =
+      fused_grid<kernel, N>(plan, items, kRows ? length : 0, device_of(dst.place()), teams);
   if constexpr (kRows) {
     grid.launch.write_blocks = grid.launch.read_blocks &&
                                has_aligned_rows(dst.data(), dst.dims(), dst.strides(), sizeof(T));
@@ -672,7 +605,7 @@ void run_fused_mean_gpu(CudaTranslationUnit, Saver, const Array<T, N>& dst, inde
   stats::record_pass();
   const TeamChoice teams = choose_teams(longest_reduced_row(plan));
   constexpr auto kernel = fused_row_mean_kernel<Saver, T, C, Plan>;
-  const FusedGrid grid = fused_grid<kernel, 1>(plan, rows, device, teams);
+  const FusedGrid grid = fused_grid<kernel, 1>(plan, rows, 0, device, teams);
   const ReduceScratch<C> scratch(rows, 1, dst.place(), stream);
   kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(
       dst.data(), scratch.partials(), rows, plan, grid.launch, scratch.tickets());

@@ -24,6 +24,7 @@
 // cache; cuda_row_engine.cuh: a collective of the threads that own the row).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -292,42 +293,72 @@ auto make_fused_plan(const E& e, const Dim<S>& space) {
 // ---------------------------------------------------------------------------------------------
 // Binding: the plan for one row, every fused reduction replaced by its value.
 
-/// The values of a row's reductions, by slot, while the row is evaluated.
+/// The most reductions of one row-local pass whose values are kept for the rest of the row (a
+/// reduction beyond them is computed again wherever it is read).
+constexpr int kMaxRowSlots = 16;
+
+/// The number of fused reductions in a plan of type Plan, nested ones included.
+template <class Plan>
+struct row_reduction_count : std::integral_constant<int, 0> {};
+template <class Op, class C, class OperandPlan, bool kExtraAxis>
+struct row_reduction_count<RowReducePlan<Op, C, OperandPlan, kExtraAxis>>
+    : std::integral_constant<int, 1 + row_reduction_count<OperandPlan>::value> {};
+template <class R, class F, std::size_t... I, class... Children>
+struct row_reduction_count<MapPlanOver<R, F, std::index_sequence<I...>, Children...>>
+    : std::integral_constant<int, (0 + ... + row_reduction_count<Children>::value)> {};
+
+/// The slots a pass of plan type Plan keeps its reductions' values in: one per reduction.
+template <class Plan>
+constexpr int kRowSlotsOf = std::min(row_reduction_count<Plan>::value, kMaxRowSlots);
+
+/// The values of a row's reductions, by slot, while the row is evaluated; kSlots of them (at
+/// least one slot, so that the array is never empty).
+template <int kSlots = kMaxRowSlots>
 struct RowValues {
-  static constexpr int kSlots = 16;
-  // A value is kept as the 64-bit word that holds its bytes: the slot is chosen at run time, so
-  // the slots live in (GPU local) memory, where one word moves in one access (a memcpy into a
-  // byte array took one store per byte in the CUDA kernels).
-  std::uint64_t words[kSlots];
+  static_assert(kSlots >= 0 && kSlots <= kMaxRowSlots, "a slot's bit is in `computed`");
+  static constexpr int kWords = kSlots > 0 ? kSlots : 1;
+  // A value is kept as the 64-bit word that holds its bytes. The slot is chosen at run time, so
+  // each access picks its word by comparing the slot with every slot in turn: indexed with the
+  // slot, the words lived in (GPU local) memory, which took several hundred bytes of stack
+  // frame in every fused kernel (ptxas -v, sm_90); compared, they stay in registers.
+  std::uint64_t words[kWords] = {};
   unsigned computed = 0;  // bit s: slot s holds its value
 
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE bool holds(int slot) const {
-    return slot >= 0 && ((computed >> slot) & 1u) != 0;
+    return slot >= 0 && slot < kSlots && ((computed >> slot) & 1u) != 0;
   }
 
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(int slot) const {
     static_assert(sizeof(C) <= sizeof(std::uint64_t), "a reduced value outgrows its slot");
-    const std::uint64_t word = words[slot];
+    std::uint64_t word = 0;
+    TENSORX_UNROLL
+    for (int s = 0; s < kSlots; ++s) {
+      if (s == slot) word = words[s];
+    }
     C value;
     memcpy(&value, &word, sizeof(C));
     return value;
   }
+  /// Keeps `value` in `slot`; a slot beyond kSlots keeps nothing (holds stays false).
   template <class C>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE void set(int slot, const C& value) {
     std::uint64_t word = 0;
     memcpy(&word, &value, sizeof(C));
-    words[slot] = word;
-    computed |= 1u << slot;
+    TENSORX_UNROLL
+    for (int s = 0; s < kSlots; ++s) {
+      if (s == slot) words[s] = word;
+    }
+    if (slot >= 0 && slot < kSlots) computed |= 1u << slot;
   }
 };
 
 /// The value of a reduction already computed for this row, or of `compute()`, kept in its slot
-/// (the engines' reducers call it with their own way of computing). The slot bits stay below
-/// kSlots: number_row_reductions gives no slot beyond.
+/// (the engines' reducers call it with their own way of computing). number_row_reductions gives
+/// no slot beyond kMaxRowSlots, and a pass keeps one slot per reduction (kRowSlotsOf).
 TENSORX_EXEC_CHECK_DISABLE
-template <class Plan, class Compute>
-TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto row_value(const Plan& plan, RowValues& values,
+template <class Plan, int kSlots, class Compute>
+TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto row_value(const Plan& plan, RowValues<kSlots>& values,
                                                         Compute&& compute) {
   using C = typename Plan::value_type;
   // The value is kept in the slot of the first of the equal reductions; whichever of them the
@@ -449,7 +480,7 @@ void number_row_reductions(Plan& plan) {
       }
       ++first;
     });
-    if (reduction.same_as < 0 && next < RowValues::kSlots) reduction.slot = next;
+    if (reduction.same_as < 0 && next < kMaxRowSlots) reduction.slot = next;
     ++next;
   });
 }

@@ -1,0 +1,237 @@
+// Where a GPU team stages the rows of a fused pass (reduce/row_staging.h), decided on the host and
+// checked here without a GPU: for the plans of real expressions, each layout is checked against
+// rules derived from the plan's leaves alone (every row a reduction reads staged once, at its own
+// 16-byte aligned place; leaves reading the same row pointed at it; broadcast rows and rows only
+// the output reads left in global memory), and its sizes against numbers worked out by hand.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <bitset>
+#include <cstdint>
+#include <vector>
+
+#include <tensorx/reduce/row_staging.h>
+#include <tensorx/tensorx.h>
+
+#include "support/random.h"
+#include "support/test_place.h"
+
+namespace tx = tensorx;
+namespace txd = tensorx::detail;
+
+namespace {
+
+/// One array leaf of a fused plan, as for_each_row_leaf visits it.
+struct LeafRow {
+  const void* data;
+  std::vector<tx::index_t> strides;
+  tx::index_t length;
+  std::size_t element_size;
+  bool in_reduction;
+
+  bool reads_same_row(const LeafRow& other) const {
+    return data == other.data && strides == other.strides && length == other.length;
+  }
+  /// A row the team has to copy to shared memory: read by a reduction, along the row.
+  bool staged_by_rule() const { return in_reduction && length > 0 && strides.back() != 0; }
+};
+
+struct LeafRecorder {
+  std::vector<LeafRow> leaves;
+
+  template <class T, int M>
+  void operator()(txd::LeafPlan<T, M>& leaf, const tx::Dim<M>&, tx::index_t length,
+                  bool in_reduction) {
+    std::vector<tx::index_t> strides(M);
+    for (int d = 0; d < M; ++d) strides[d] = leaf.strides.at(d);
+    leaves.push_back({leaf.data, strides, length, sizeof(T), in_reduction});
+  }
+};
+
+/// The layout of the fused pass that `dst = e` runs, and the leaves of its plan.
+struct Staging {
+  txd::StagingLayout layout;
+  std::vector<LeafRow> leaves;
+};
+
+template <class E, class T, int N>
+Staging staging_of(const E& e, const tx::Array<T, N>& dst) {
+  constexpr txd::RowFusion kKind = txd::row_fusion_v<E>;
+  static_assert(kKind != txd::RowFusion::kNone, "the expression fuses");
+  constexpr txd::RowRole kRole = txd::top_role(kKind);
+  const tx::Place place = tx::CpuPlace();
+  const auto prepared =
+      txd::prepare_fused<kRole>(e, txd::EvalContext<txd::HostTranslationUnit>{place});
+  auto plan = txd::make_fused_plan<kRole>(prepared, dst.dims());
+  txd::number_row_reductions(plan);
+  const tx::index_t row_length = kKind == txd::RowFusion::kRows ? dst.dims().at(N - 1) : 0;
+  Staging out{txd::staging_layout<N>(plan, row_length), {}};
+  LeafRecorder recorder;
+  txd::for_each_row_leaf<false>(plan, tx::Dim<N>(), row_length, recorder);
+  out.leaves = recorder.leaves;
+  return out;
+}
+
+/// Checks the layout against the rules, for plans of at most kMaxStagedLeaves leaves and
+/// kMaxStagedRows distinct staged rows (where nothing is left out for want of room).
+void check_rules(const Staging& s) {
+  const auto& layout = s.layout;
+  BOOST_TEST_REQUIRE(s.leaves.size() <= static_cast<std::size_t>(txd::kMaxStagedLeaves));
+  std::size_t expected_bytes = 0;
+  for (std::size_t k = 0; k < s.leaves.size(); ++k) {
+    BOOST_TEST_CONTEXT("leaf " << k) {
+      const LeafRow& leaf = s.leaves[k];
+      const bool copies = ((layout.copies >> k) & 1u) != 0;
+      // The first leaf, in visiting order, that a reduction reads the row through copies it.
+      std::size_t first_reduced = s.leaves.size();
+      for (std::size_t j = 0; j < s.leaves.size(); ++j) {
+        if (s.leaves[j].staged_by_rule() && s.leaves[j].reads_same_row(leaf)) {
+          first_reduced = std::min(first_reduced, j);
+        }
+      }
+      const bool staged =
+          first_reduced < s.leaves.size() && leaf.length > 0 && leaf.strides.back() != 0;
+      BOOST_TEST(copies == (staged && first_reduced == k));
+      if (!staged) {
+        BOOST_TEST(layout.offsets[k] == -1);
+        continue;
+      }
+      BOOST_TEST(layout.offsets[k] == layout.offsets[first_reduced]);
+      BOOST_TEST(layout.offsets[k] % 16 == 0);
+      const std::size_t row_bytes = (leaf.length * leaf.element_size + 15) / 16 * 16;
+      BOOST_TEST(layout.offsets[k] + row_bytes <= layout.bytes);
+      if (copies) expected_bytes += row_bytes;
+      // No two distinct rows overlap.
+      for (std::size_t j = 0; j < s.leaves.size(); ++j) {
+        if (j == k || ((layout.copies >> j) & 1u) == 0 || s.leaves[j].reads_same_row(leaf)) {
+          continue;
+        }
+        const std::size_t other_bytes =
+            (s.leaves[j].length * s.leaves[j].element_size + 15) / 16 * 16;
+        const std::size_t a = layout.offsets[k], b = layout.offsets[j];
+        BOOST_TEST((a + row_bytes <= b || b + other_bytes <= a), "rows " << k << " and " << j);
+      }
+    }
+  }
+  BOOST_TEST(layout.bytes == expected_bytes);
+  for (std::size_t k = s.leaves.size(); k < static_cast<std::size_t>(txd::kMaxStagedLeaves); ++k) {
+    BOOST_TEST(layout.offsets[k] == -1);
+  }
+}
+
+std::size_t copied_rows(const txd::StagingLayout& layout) {
+  return std::bitset<32>(layout.copies).count();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(normalize_row_staging)
+
+BOOST_AUTO_TEST_CASE(softmax_and_layer_norm_stage_their_one_input_row_once) {
+  auto rng = tx::testing::make_rng(151);
+  const auto x = tx::testing::random_array<float>(tx::make_dim(5, 1000), rng);
+  const auto gamma = tx::testing::random_array<float>(tx::make_dim(1000), rng);
+  const auto beta = tx::testing::random_array<float>(tx::make_dim(1000), rng);
+  tx::Array<float, 2> y(x.dims());
+  const Staging softmax = staging_of(tx::softmax<1>(x), y);
+  check_rules(softmax);
+  BOOST_TEST(copied_rows(softmax.layout) == 1u);
+  BOOST_TEST(softmax.layout.bytes == 4000u);
+  // The output's own read of x is pointed at the copy too: every leaf reads row 0 of the share.
+  for (std::size_t k = 0; k < softmax.leaves.size(); ++k) {
+    BOOST_TEST(softmax.layout.offsets[k] == 0);
+  }
+  const Staging norm = staging_of(tx::layer_norm<1>(x, gamma, beta, 1e-5), y);
+  check_rules(norm);
+  BOOST_TEST(copied_rows(norm.layout) == 1u);
+  BOOST_TEST(norm.layout.bytes == 4000u);
+  // gamma and beta: rows only the output reads stay in global memory.
+  const auto gamma_leaves = std::count_if(norm.leaves.begin(), norm.leaves.end(),
+                                          [&](const LeafRow& l) { return l.data == gamma.data(); });
+  BOOST_TEST(gamma_leaves == 1);
+}
+
+BOOST_AUTO_TEST_CASE(distinct_rows_get_their_own_aligned_places) {
+  auto rng = tx::testing::make_rng(152);
+  const auto x = tx::testing::random_array<float>(tx::make_dim(3, 1000), rng);
+  const auto y = tx::testing::random_array<float>(tx::make_dim(3, 1000), rng);
+  const auto short_rows = tx::testing::random_array<float>(tx::make_dim(3, 7), rng);
+  const auto column = tx::testing::random_array<float>(tx::make_dim(3, 1), rng);
+  const auto h = tx::testing::random_array<tx::float16>(tx::make_dim(3, 1000), rng);
+  tx::Array<float, 2> z(x.dims());
+  const auto k = tx::keepdims;
+  // x, y and the rows of 7 (28 bytes, padded to 32) are three rows; the column broadcasts along
+  // the row and is read from global memory.
+  const Staging three =
+      staging_of(tx::exp(x - tx::max<1>(x, k)) / tx::sum<1>(tx::exp(y - tx::max<1>(y, k)), k) +
+                     tx::sum<1>(short_rows * column, k),
+                 z);
+  check_rules(three);
+  BOOST_TEST(copied_rows(three.layout) == 3u);
+  BOOST_TEST(three.layout.bytes == 4000u + 4000u + 32u);
+  // A float16 row takes 2000 bytes; x transposed reads a row of stride 3, staged all the same.
+  tx::Array<float, 2> t(tx::make_dim(1000, 3));
+  tx::Array<tx::float16, 2> hz(h.dims());
+  const Staging narrow = staging_of(h - tx::mean<1>(h, k), hz);
+  check_rules(narrow);
+  BOOST_TEST(narrow.layout.bytes == 2000u);
+  const auto xt = tx::transpose(t);
+  const Staging strided = staging_of(x * tx::sum<1>(xt, k), z);
+  check_rules(strided);
+  BOOST_TEST(copied_rows(strided.layout) == 1u);
+  BOOST_TEST(strided.leaves.back().strides.back() == 3);
+}
+
+BOOST_AUTO_TEST_CASE(rows_and_leaves_beyond_the_limits_read_global_memory) {
+  auto rng = tx::testing::make_rng(153);
+  std::vector<tx::Array<float, 2>> a;
+  for (int i = 0; i < 9; ++i) {
+    a.push_back(tx::testing::random_array<float>(tx::make_dim(2, 40), rng));
+  }
+  tx::Array<float, 2> z(tx::make_dim(2, 40));
+  const auto k = tx::keepdims;
+  // Nine distinct rows: the first kMaxStagedRows are staged, in visiting order.
+  const Staging nine =
+      staging_of(tx::sum<1>(a[0], k) + tx::sum<1>(a[1], k) + tx::sum<1>(a[2], k) +
+                     tx::sum<1>(a[3], k) + tx::sum<1>(a[4], k) + tx::sum<1>(a[5], k) +
+                     tx::sum<1>(a[6], k) + tx::sum<1>(a[7], k) + tx::sum<1>(a[8], k),
+                 z);
+  BOOST_TEST_REQUIRE(nine.leaves.size() == 9u);
+  BOOST_TEST(copied_rows(nine.layout) == static_cast<std::size_t>(txd::kMaxStagedRows));
+  for (int i = 0; i < txd::kMaxStagedRows; ++i) BOOST_TEST(nine.layout.offsets[i] == i * 160);
+  BOOST_TEST(nine.layout.offsets[8] == -1);
+  BOOST_TEST(nine.layout.bytes == 8u * 160u);
+  // Twenty leaves of one array: the sixteen first point at the one copy, the others read global
+  // memory.
+  const auto& x = a[0];
+  const Staging many =
+      staging_of(x - (tx::max<1>(x, k) + tx::min<1>(x, k) + tx::sum<1>(x, k) + tx::mean<1>(x, k) +
+                      tx::max<1>(x * 2.0f, k) + tx::min<1>(x * 2.0f, k) + tx::sum<1>(x * 3.0f, k) +
+                      tx::mean<1>(x * 3.0f, k) + tx::max<1>(x + 1.0f, k) + tx::min<1>(x + 1.0f, k) +
+                      tx::sum<1>(x + 1.0f, k) + tx::mean<1>(x + 1.0f, k) + tx::max<1>(x - 1.0f, k) +
+                      tx::min<1>(x - 1.0f, k) + tx::sum<1>(x - 1.0f, k) + tx::mean<1>(x - 1.0f, k) +
+                      tx::max<1>(x, k) + tx::sum<1>(x * 3.0f, k) + tx::min<1>(x + 1.0f, k)),
+                 z);
+  BOOST_TEST_REQUIRE(many.leaves.size() == 20u);
+  BOOST_TEST(copied_rows(many.layout) == 1u);
+  for (int i = 0; i < txd::kMaxStagedLeaves; ++i) BOOST_TEST(many.layout.offsets[i] == 0);
+  BOOST_TEST(many.layout.bytes == 160u);
+}
+
+BOOST_AUTO_TEST_CASE(a_per_row_pass_stages_the_rows_its_reductions_read) {
+  auto rng = tx::testing::make_rng(154);
+  const auto x = tx::testing::random_array<float>(tx::make_dim(4, 33), rng);
+  tx::Array<float, 1> s(tx::make_dim(4));
+  const Staging lse = staging_of(tx::logsumexp<1>(x), s);
+  check_rules(lse);
+  BOOST_TEST(copied_rows(lse.layout) == 1u);
+  BOOST_TEST(lse.layout.bytes == 144u);  // 33 floats, 132 bytes, padded to 144
+  // A destination without rows: nothing to stage for an empty reduction's leaves either.
+  const auto empty = tx::testing::random_array<float>(tx::make_dim(4, 0), rng);
+  tx::Array<float, 2> e(tx::make_dim(4, 0));
+  const Staging none = staging_of(empty * tx::sum<1>(empty, tx::keepdims), e);
+  BOOST_TEST(none.layout.bytes == 0u);
+  BOOST_TEST(none.layout.copies == 0u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
