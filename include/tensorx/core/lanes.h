@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 
 #include "tensorx/core/compute_type.h"
 #include "tensorx/core/config.h"
@@ -58,12 +59,32 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load_lanes(const T* data) {
   return convert_lanes<C>(load_block<T, V>(data));
 }
 
-/// Writes the lanes, converted to the element type T, to data[0 .. V - 1] (aligned as above).
+/// Writes the lanes, converted to the element type T, to data[0 .. V - 1] (aligned as above; in
+/// device code, in global memory: every GPU array is).
 template <class T, int V, class C>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE void store_lanes(T* data, const Lanes<C, V>& lanes) {
   LaneBlock<T, V> block;
   TENSORX_UNROLL
   for (int k = 0; k < V; ++k) block.values[k] = to_storage<T>(lanes[k]);
+#if TENSORX_DEVICE_CODE
+  // Whole 16-byte words go out through st.global.v4, written as an asm statement (CUDA's __stwb
+  // gives st.global.wb, which ptxas makes a strong store, STG.E.128.STRONG.SM): copied as a
+  // LaneBlock, or as uint4 words, the block became four 4-byte stores in the fused row kernels'
+  // output loop (PTX st.global.f32 at +0, +4, +8, +12; nvcc 13.0, sm_90), though the dense
+  // kernel's same call gave one st.global.v4 and the dense kernels' code is unchanged this way.
+  if constexpr (sizeof(block) % 16 == 0) {
+    constexpr int kWords = static_cast<int>(sizeof(block) / 16);
+    uint4 words[kWords];
+    memcpy(words, &block, sizeof(block));
+    TENSORX_UNROLL
+    for (int w = 0; w < kWords; ++w) {
+      asm("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(reinterpret_cast<uint4*>(data) + w),
+          "r"(words[w].x), "r"(words[w].y), "r"(words[w].z), "r"(words[w].w)
+          : "memory");
+    }
+    return;
+  }
+#endif
   *reinterpret_cast<LaneBlock<T, V>*>(data) = block;
 }
 
