@@ -187,14 +187,14 @@ __global__ void __launch_bounds__(kCudaThreads)
     if (active) {
       const auto cursor = source.cursor(o, k);
       index_t r = r0 + thread_row;
-      for (; r + (kReduceUnroll - 1) * kColumnThreadRows < r1;
-           r += kReduceUnroll * kColumnThreadRows) {
-        C loaded[kReduceUnroll];
+      for (; r + (kColumnUnroll - 1) * kColumnThreadRows < r1;
+           r += kColumnUnroll * kColumnThreadRows) {
+        C loaded[kColumnUnroll];
         TENSORX_UNROLL
-        for (int u = 0; u < kReduceUnroll; ++u)
+        for (int u = 0; u < kColumnUnroll; ++u)
           loaded[u] = source.value(cursor, r + u * kColumnThreadRows);
         TENSORX_UNROLL
-        for (int u = 0; u < kReduceUnroll; ++u) {
+        for (int u = 0; u < kColumnUnroll; ++u) {
           acc = Op::combine(acc, Op::lift(loaded[u], r + u * kColumnThreadRows));
         }
       }
