@@ -48,10 +48,12 @@ struct LeafRecorder {
   }
 };
 
-/// The layout of the fused pass that `dst = e` runs, and the leaves of its plan.
+/// The layout of the fused pass that `dst = e` runs, the leaves of its plan, and the row buffer
+/// it asks for to stash a part that the output and a reduction share.
 struct Staging {
   txd::StagingLayout layout;
   std::vector<LeafRow> leaves;
+  txd::StashRequest stash;
 };
 
 template <class E, class T, int N>
@@ -65,7 +67,7 @@ Staging staging_of(const E& e, const tx::Array<T, N>& dst) {
   auto plan = txd::make_fused_plan<kRole>(prepared, dst.dims());
   txd::number_row_reductions(plan);
   const tx::index_t row_length = kKind == txd::RowFusion::kRows ? dst.dims().at(N - 1) : 0;
-  Staging out{txd::staging_layout<N>(plan, row_length), {}};
+  Staging out{txd::staging_layout<N>(plan, row_length), {}, txd::stash_request(plan, row_length)};
   LeafRecorder recorder;
   txd::for_each_row_leaf<false>(plan, tx::Dim<N>(), row_length, recorder);
   out.leaves = recorder.leaves;
@@ -232,6 +234,48 @@ BOOST_AUTO_TEST_CASE(a_per_row_pass_stages_the_rows_its_reductions_read) {
   const Staging none = staging_of(empty * tx::sum<1>(empty, tx::keepdims), e);
   BOOST_TEST(none.layout.bytes == 0u);
   BOOST_TEST(none.layout.copies == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_part_the_output_and_a_reduction_share_is_stashed_where_it_can_be) {
+  auto rng = tx::testing::make_rng(155);
+  const auto x = tx::testing::random_array<float>(tx::make_dim(3, 1000), rng);
+  const auto y = tx::testing::random_array<float>(tx::make_dim(3, 1000), rng);
+  const auto h = tx::testing::random_array<tx::bfloat16>(tx::make_dim(3, 1000), rng);
+  const auto short_rows = tx::testing::random_array<float>(tx::make_dim(3, 7), rng);
+  tx::Array<float, 2> z(x.dims());
+  tx::Array<tx::bfloat16, 2> hz(h.dims());
+  const auto k = tx::keepdims;
+  // softmax: exp(x - max) is the sum's operand and the output's; the sum fills the buffer. Its slot
+  // is 2: the output's max is numbered first (slot 0), then the equal max inside the sum's operand
+  // (no slot of its own: it takes slot 0's value), then the sum.
+  const Staging softmax = staging_of(tx::softmax<1>(x), z);
+  BOOST_TEST(softmax.stash.bytes == 4000u);
+  BOOST_TEST(softmax.stash.slot == 2);
+  // The buffer holds the part's values as the output reads them, in the compute type: bfloat16's
+  // exp(h - max) is kept in float, 4000 bytes a row, not rounded to bfloat16 on the way.
+  const Staging narrow = staging_of(tx::softmax<1>(h), hz);
+  BOOST_TEST(narrow.stash.bytes == 4000u);
+  // The same part twice in the output still reads one buffer.
+  const auto part = tx::exp(x - tx::max<1>(x, k));
+  const Staging twice = staging_of(part * part / tx::sum<1>(part, k), z);
+  BOOST_TEST(twice.stash.bytes == 4000u);
+  // No stash: the output's exp(x - max(x)) is not the sum's exp(y - max(y)) (the same type, other
+  // arrays); the sum's rows are not the output's; there is no part in common.
+  const Staging other = staging_of(part / tx::sum<1>(tx::exp(y - tx::max<1>(y, k)), k), z);
+  BOOST_TEST(other.stash.bytes == 0u);
+  BOOST_TEST(other.stash.slot == -1);
+  const Staging shorter =
+      staging_of(part / tx::sum<1>(tx::exp(short_rows - tx::max<1>(short_rows, k)), k), z);
+  BOOST_TEST(shorter.stash.bytes == 0u);
+  const Staging none = staging_of(tx::layer_norm<1>(x, x, x, 1e-5), z);
+  BOOST_TEST(none.stash.bytes == 0u);
+  // The layout adds the buffer after the staged rows.
+  const txd::StagingLayout with =
+      txd::with_stash(softmax.layout, softmax.stash.bytes, softmax.stash.slot);
+  BOOST_TEST(with.stash_offset == static_cast<std::int32_t>(softmax.layout.bytes));
+  BOOST_TEST(with.bytes == softmax.layout.bytes + 4000u);
+  BOOST_TEST(with.stash_slot == softmax.stash.slot);
+  BOOST_TEST(softmax.layout.stash_offset == -1);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

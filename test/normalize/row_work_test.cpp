@@ -1,8 +1,7 @@
 // How much work the CPU's row-local pass does, counted by a functor that counts its calls: the
 // element-wise part that a reduction and the output share (softmax's exp(y - max)) is computed
 // once per element, and the same reduction written with and without keepdims (logsumexp's two
-// maxima) once per row. CPU only (not rerun as CUDA): a GPU recomputes the shared part from the
-// row it staged, by design (reduce/cuda_row_engine.cuh), and device code cannot count on the host.
+// maxima) once per row. CPU only (not rerun as CUDA): device code cannot count on the host.
 #include <boost/test/unit_test.hpp>
 
 #include <atomic>

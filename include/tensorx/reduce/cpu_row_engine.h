@@ -3,7 +3,7 @@
 // the reductions (cpu_reduce_rows.h) over the row while it stays in cache; then the row is written
 // by the element-wise engine's SIMD row loop (cpu_engine.h), the reductions now constants. An
 // element-wise part that a reduction and the output share (softmax's exp(x - max)) is computed
-// once per element: cpu_row_stash.h.
+// once per element: row_stash.h.
 #pragma once
 
 #include <type_traits>
@@ -14,7 +14,7 @@
 #include "tensorx/engine/cpu_engine.h"
 #include "tensorx/engine/parallel_for.h"
 #include "tensorx/reduce/cpu_reduce_rows.h"
-#include "tensorx/reduce/cpu_row_stash.h"
+#include "tensorx/reduce/row_stash.h"
 #include "tensorx/reduce/row_fusion.h"
 
 namespace tensorx {
@@ -24,7 +24,7 @@ TENSORX_ENGINE_NAMESPACE_BEGIN
 
 /// Computes the fused reductions of one row (or of one result of a per-row pass) on the CPU,
 /// each once (row_value). One reducer per row. TU keeps the SIMD (g++) and scalar (nvcc host)
-/// instantiations distinct symbols. With a stash (cpu_row_stash.h: Part not void), the reduction
+/// instantiations distinct symbols. With a stash (row_stash.h: Part not void), the reduction
 /// in slot `filling_slot` also writes the values of its operand, of type Part, into `buffer`.
 template <class TU, class Part = void>
 class CpuRowReducer {
@@ -110,7 +110,7 @@ TENSORX_FORCE_INLINE void write_bound_row(const Array<T, N>& dst, const Dim<N>& 
                                 dst.dims().at(N - 1), simd);
 }
 
-/// The rows pass with a stash (cpu_row_stash.h): per row, the reductions (one of them filling the
+/// The rows pass with a stash (row_stash.h): per row, the reductions (one of them filling the
 /// row buffer with the stashed part, or a sweep of its own doing it), then the row from the
 /// buffer and the rest of the output. `facts` and `rows_extent` as for run_rows_cpu.
 template <class Saver, class TU, class Part, class T, int N, class Plan>

@@ -14,6 +14,12 @@
 // outgrow staging_budget() is read from global memory by every sweep instead (L1 and L2 serve the
 // re-reads).
 //
+// Stash: an element-wise part that a reduction and the output share (softmax's exp(x - max)) is
+// written by that reduction's sweep to a row buffer after the staged rows, which the output reads
+// instead of computing it again (row_stash.h): the softmax's output loop went from 68 to 19
+// instructions per four floats (SASS, sm_90). A plan with such a part compiles both ways; the
+// launch picks the stash where the plan allows it and shared memory holds it.
+//
 // Blocks: where every array leaf is broadcast along its rows or reads rows of unit stride that
 // start 16-byte aligned, a thread reads its share of a row 16 bytes at a time (load_at_of), for
 // the reductions and for the output, and writes the output the same way where the destination's
@@ -49,6 +55,7 @@
 #include "tensorx/reduce/reducers.h"
 #include "tensorx/reduce/row_fusion.h"
 #include "tensorx/reduce/row_staging.h"
+#include "tensorx/reduce/row_stash.h"
 
 namespace tensorx {
 namespace detail {
@@ -236,14 +243,41 @@ struct StageItem {
 template <int V>
 constexpr int kRowAccumulators = V > 4 ? V : 4;
 
+/// Where a reduction's sweep puts the values it reduces: nowhere (NoRowFill), or into the row
+/// buffer of a stashed part (RowFill, row_stash.h), element j at buffer[j], in the team's share of
+/// shared memory.
+struct NoRowFill {
+  template <class V>
+  __device__ TENSORX_FORCE_INLINE void value(index_t, const V&) const {}
+  template <class L>
+  __device__ TENSORX_FORCE_INLINE void lanes(index_t, const L&) const {}
+};
+
+template <class P>
+struct RowFill {
+  P* buffer;
+
+  __device__ TENSORX_FORCE_INLINE void value(index_t j, const P& v) const { buffer[j] = v; }
+  /// Elements j .. j + V - 1, j a multiple of V (aligned in the 16-byte aligned buffer).
+  template <int V>
+  __device__ TENSORX_FORCE_INLINE void lanes(index_t j, const Lanes<P, V>& values) const {
+    // One vector store to shared memory, not store_lanes, whose device form writes global memory.
+    LaneBlock<P, V> block;
+    TENSORX_UNROLL
+    for (int k = 0; k < V; ++k) block.values[k] = values[k];
+    *reinterpret_cast<LaneBlock<P, V>*>(buffer + j) = block;
+  }
+};
+
 /// This thread's share of a reduction Op over the row of `length` elements of `bound` from
 /// `index` (its last coordinate 0), before the team combines the shares: with `blocks`, every
 /// team-size-th block of V elements (16-byte loads where the row is staged or aligned, a lane
 /// per accumulator), then the last length % V elements one at a time; without, every
-/// team-size-th element, four at a time. The order is fixed by the length and the team.
-template <class Op, class C, int V, class Bound, int M>
+/// team-size-th element, four at a time. The order is fixed by the length and the team. `fill`
+/// gets every value reduced, where it is read (before its conversion to C).
+template <class Op, class C, int V, class Bound, int M, class Fill>
 __device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, RowTeam team,
-                              bool blocks) {
+                              bool blocks, const Fill& fill) {
   constexpr int kAcc = kRowAccumulators<V>;
   C acc[kAcc];
   TENSORX_UNROLL
@@ -255,6 +289,7 @@ __device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, 
     for (index_t b = team.rank(); b < full; b += step) {
       index.at(M - 1) = b * V;
       const auto lanes = load_at_of<V>(bound, index);
+      fill.lanes(b * V, lanes);
       TENSORX_UNROLL
       for (int k = 0; k < V; ++k) acc[k] = Op::combine(acc[k], static_cast<C>(lanes[k]));
     }
@@ -265,7 +300,9 @@ __device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, 
       TENSORX_UNROLL
       for (int u = 0; u < 4; ++u) {
         index.at(M - 1) = j + u * step;
-        values[u] = static_cast<C>(bound.at(index));
+        const auto value = bound.at(index);
+        fill.value(j + u * step, value);
+        values[u] = static_cast<C>(value);
       }
       TENSORX_UNROLL
       for (int u = 0; u < 4; ++u) acc[u] = Op::combine(acc[u], values[u]);
@@ -273,7 +310,9 @@ __device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, 
   }
   for (; j < length; j += step) {
     index.at(M - 1) = j;
-    acc[0] = Op::combine(acc[0], static_cast<C>(bound.at(index)));
+    const auto value = bound.at(index);
+    fill.value(j, value);
+    acc[0] = Op::combine(acc[0], static_cast<C>(value));
   }
   C mine = acc[0];
   TENSORX_UNROLL
@@ -284,19 +323,35 @@ __device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, 
 /// Computes the fused reductions of the row a team owns, together (see the file comment).
 /// `blocks`: every leaf the reductions read is staged, broadcast along the row or read from rows
 /// that start 16-byte aligned, so that a thread reads its share in 16-byte blocks. kSlots: the
-/// reductions whose values it keeps for the row (kRowSlotsOf the pass's plan).
-template <int kSlots>
+/// reductions whose values it keeps for the row (kRowSlotsOf the pass's plan). With a stashed
+/// Part (row_stash.h), the reduction of that part in slot `fill_slot` also writes the values it
+/// reduces to `fill`.
+template <int kSlots, class Part = void>
 class TeamRowReducer {
  public:
-  __device__ TeamRowReducer(RowTeam team, bool blocks) : team_(team), blocks_(blocks) {}
+  __device__ TeamRowReducer(RowTeam team, bool blocks, void* fill = nullptr, int fill_slot = -1)
+      : team_(team), blocks_(blocks), fill_(fill), fill_slot_(fill_slot) {}
 
   template <class Op, class C, class OperandPlan, bool kExtraAxis, int M>
   __device__ RowConstPlan<C> reduce(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& plan,
                                     const Dim<M>& start) {
     return row_value(plan, values_, [&] {
       const auto& bound = bind_rows(plan.operand, start, *this);
-      const C mine = reduce_row_share<Op, C, kRowLoadWidth<Op, C, OperandPlan>>(
-          bound, start, plan.length, team_, blocks_);
+      constexpr int V = kRowLoadWidth<Op, C, OperandPlan>;
+      C mine;
+      if constexpr (std::is_same_v<OperandPlan, Part>) {
+        using P = typename Part::result_type;
+        static_assert(std::is_same_v<plan_value_t<std::decay_t<decltype(bound)>>, P>,
+                      "the stashed part's values are of its result type");
+        if (plan.slot >= 0 && plan.slot == fill_slot_) {
+          const RowFill<P> fill{static_cast<P*>(fill_)};
+          mine = reduce_row_share<Op, C, V>(bound, start, plan.length, team_, blocks_, fill);
+        } else {
+          mine = reduce_row_share<Op, C, V>(bound, start, plan.length, team_, blocks_, NoRowFill{});
+        }
+      } else {
+        mine = reduce_row_share<Op, C, V>(bound, start, plan.length, team_, blocks_, NoRowFill{});
+      }
       return Op::finalize(team_combine<Op>(mine, team_), plan.length);
     });
   }
@@ -304,6 +359,8 @@ class TeamRowReducer {
  private:
   RowTeam team_;
   bool blocks_;
+  void* fill_;
+  int fill_slot_;
   RowValues<kSlots> values_;
 };
 
@@ -326,14 +383,16 @@ struct FusedLaunch {
 /// to `items`), calls f(index, bound): `index` = index_of(item), `bound` the plan of the item
 /// with its reductions computed by the team (bind_rows), its leaves pointed at the rows staged
 /// in shared memory as launch.staging says (`row_length` the output's own row, if it has one; the
-/// host planned the staging with the same).
+/// host planned the staging with the same). With a stashed Part (a rows pass whose
+/// launch.staging has a stash), every occurrence of Part in the output reads the row buffer that
+/// the reduction in launch.staging.stash_slot fills as it sweeps the row (row_stash.h).
 ///
 /// Measured on an H200 (bench_normalize_cuda, 2026-11-28): staging the next item in a second
 /// buffer while the team computes one (cp.async, then a wait at the next item) made rows of 256
 /// to 4096 floats 4-40% slower, not faster; the bookkeeping of a second stage per row costs more
 /// than the overlap gains while the kernel is bound by its instructions (ncu: 0.69 warp
 /// instructions issued per cycle and scheduler). So a team stages an item, then computes it.
-template <class Plan, class IndexOf, class F>
+template <class Part, class Plan, class IndexOf, class F>
 __device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index_t items,
                                                          IndexOf&& index_of, index_t row_length,
                                                          const FusedLaunch& launch, F&& f) {
@@ -344,14 +403,27 @@ __device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index
     const auto index = index_of(item);
     Plan row_plan = plan;
     if (launch.staging.bytes > 0) {
-      team.sync();  // every thread is done with the previous item's rows
+      team.sync();  // every thread is done with the previous item's rows (and row buffer)
       StageItem stage{share, launch.staging, team};
       for_each_row_leaf<false>(row_plan, index, row_length, stage);
       wait_for_staged_copies();
       team.sync();  // the copies are complete and visible to the team
     }
-    TeamRowReducer<kRowSlotsOf<Plan>> reducer(team, launch.read_blocks);
-    f(index, bind_rows(row_plan, index, reducer));
+    if constexpr (std::is_void_v<Part>) {
+      TeamRowReducer<kRowSlotsOf<Plan>> reducer(team, launch.read_blocks);
+      f(index, bind_rows(row_plan, index, reducer));
+    } else {
+      using P = typename Part::result_type;
+      P* const buffer = reinterpret_cast<P*>(share + launch.staging.stash_offset);
+      TeamRowReducer<kRowSlotsOf<Plan>, Part> reducer(team, launch.read_blocks, buffer,
+                                                      launch.staging.stash_slot);
+      // The output's reductions, the filling one among them (a reduction at the top of the
+      // output: binding reaches it), are computed as they are bound.
+      const auto output = with_buffer<Part>(row_plan, static_cast<const P*>(buffer));
+      const auto bound = bind_rows(output, index, reducer);
+      team.sync();  // the buffer is complete and visible to the team
+      f(index, bound);
+    }
   }
 }
 
@@ -412,18 +484,26 @@ __global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(
                       Plan plan, FusedLaunch launch) {
   const RowTeam team{launch.warp_teams};
   const index_t row_length = kRows ? length : 0;  // the output's own row, if it has one
-  for_each_bound_item(
-      plan, items, [&](index_t item) { return item_index(item, extent); }, row_length, launch,
-      [&](const Dim<N>& index, const auto& bound) {
-        if constexpr (kRows) {
-          write_row<Saver, kPassWidth<T, Plan>>(dst + linearize(index, dst_strides),
-                                                dst_strides.at(N - 1), length, bound, index, team,
-                                                launch.write_blocks);
-        } else {
-          const auto value = bound.at(index);
-          if (team.rank() == 0) save_element<Saver>(dst + linearize(index, dst_strides), value);
-        }
-      });
+  const auto index_of = [&](index_t item) { return item_index(item, extent); };
+  const auto write = [&](const Dim<N>& index, const auto& bound) {
+    if constexpr (kRows) {
+      write_row<Saver, kPassWidth<T, Plan>>(dst + linearize(index, dst_strides),
+                                            dst_strides.at(N - 1), length, bound, index, team,
+                                            launch.write_blocks);
+    } else {
+      const auto value = bound.at(index);
+      if (team.rank() == 0) save_element<Saver>(dst + linearize(index, dst_strides), value);
+    }
+  };
+  // stash_part_t is void for a per-row pass: its top reductions drop the row's axis.
+  using Part = stash_part_t<Plan>;
+  if constexpr (!std::is_void_v<Part>) {
+    if (launch.staging.stash_offset >= 0) {
+      for_each_bound_item<Part>(plan, items, index_of, row_length, launch, write);
+      return;
+    }
+  }
+  for_each_bound_item<void>(plan, items, index_of, row_length, launch, write);
 }
 
 /// The mean of a per-row pass over `rows` items, in the same kernel: each team writes its items'
@@ -436,7 +516,7 @@ __global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(
     fused_row_mean_kernel(T* dst, C* values, index_t rows, Plan plan, FusedLaunch launch,
                           unsigned* ticket) {
   const RowTeam team{launch.warp_teams};
-  for_each_bound_item(
+  for_each_bound_item<void>(
       plan, rows, [](index_t item) { return make_dim(item); }, 0, launch,
       [&](const Dim<1>& index, const auto& bound) {
         const C value = static_cast<C>(bound.at(index));
@@ -528,10 +608,14 @@ FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int de
   const void* entry = reinterpret_cast<const void*>(kKernel);
   const index_t teams = choice.warp ? kWarpsPerBlock : 1;
   const std::size_t budget = staging_budget(device);
+  const std::size_t team_budget = budget / static_cast<std::size_t>(teams);
   StagingLayout staging =
       choice.stage ? staging_layout<N>(plan, row_length) : StagingLayout::none();
-  if (std::size_t{staging.bytes} * static_cast<std::size_t>(teams) > budget) {
-    staging = StagingLayout::none();
+  if (staging.bytes > team_budget) staging = StagingLayout::none();
+  // The stashed part's buffer where it fits beside the staged rows.
+  const StashRequest stash = choice.stage ? stash_request(plan, row_length) : StashRequest{};
+  if (stash.bytes > 0 && stash.bytes <= team_budget - staging.bytes) {
+    staging = with_stash(staging, stash.bytes, stash.slot);
   }
   // The kernel's shared memory limit is raised once per device (setting it again is harmless,
   // so two threads that both see it unset do no wrong).

@@ -363,7 +363,7 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto row_value(const Plan& plan, RowVal
   using C = typename Plan::value_type;
   // The value is kept in the slot of the first of the equal reductions; whichever of them the
   // row reaches first computes it (a part of the output read from a row buffer instead, as
-  // cpu_row_stash.h makes it, is never bound, nor are its reductions).
+  // row_stash.h makes it, is never bound, nor are its reductions).
   const int slot = plan.same_as >= 0 ? plan.same_as : plan.slot;
   if (values.holds(slot)) return RowConstPlan<C>{values.template get<C>(slot)};
   const C value = compute();

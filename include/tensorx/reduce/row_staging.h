@@ -1,16 +1,19 @@
 // Where the team that owns an item of a fused GPU pass (cuda_row_engine.cuh) stages the rows its
-// reductions read, in its share of dynamic shared memory. Decided once per launch on the host,
-// since every item's rows have the same lengths and strides; the kernel then copies and points
-// leaves without looking anything up. Host code only, so that CPU tests check the decisions.
+// reductions read, and the row buffer of a stashed part (row_stash.h), in its share of dynamic
+// shared memory. Decided once per launch on the host, since every item's rows have the same
+// lengths and strides; the kernel then copies and points leaves without looking anything up.
+// Host code only, so that CPU tests check the decisions.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "tensorx/core/config.h"
 #include "tensorx/expr/array_leaf.h"
 #include "tensorx/reduce/row_fusion.h"
+#include "tensorx/reduce/row_stash.h"
 #include "tensorx/shape/dim.h"
 
 namespace tensorx {
@@ -43,6 +46,10 @@ struct StagingLayout {
   std::uint32_t copies;
   /// The bytes of a team's share (0: nothing is staged, every sweep reads global memory).
   std::uint32_t bytes;
+  /// Where the row buffer of a stashed part starts (row_stash.h; after the staged rows), and the
+  /// slot of the reduction that fills it; -1 and -1 without a stash.
+  std::int32_t stash_offset;
+  std::int32_t stash_slot;
 
   /// Nothing staged.
   static StagingLayout none() {
@@ -50,9 +57,20 @@ struct StagingLayout {
     for (std::int32_t& offset : layout.offsets) offset = -1;
     layout.copies = 0;
     layout.bytes = 0;
+    layout.stash_offset = -1;
+    layout.stash_slot = -1;
     return layout;
   }
 };
+
+/// `layout` with a row buffer of `row_bytes` (a multiple of 16) after its staged rows, filled by
+/// the reduction in `slot`. The caller keeps the sum within its shared memory budget.
+inline StagingLayout with_stash(StagingLayout layout, std::size_t row_bytes, int slot) {
+  layout.stash_offset = static_cast<std::int32_t>(layout.bytes);
+  layout.stash_slot = slot;
+  layout.bytes += static_cast<std::uint32_t>(row_bytes);
+  return layout;
+}
 
 /// Builds a StagingLayout on the host, in two visits of a plan's leaves (for_each_row_leaf):
 /// first the leaves reductions read, each distinct row copied once (equal data, rank, strides
@@ -124,6 +142,29 @@ StagingLayout staging_layout(const Plan& plan, index_t row_length) {
     for_each_row_leaf<false>(copy, Dim<N>(), row_length, planner);
   }
   return planner.layout();
+}
+
+/// The row buffer in which a rows pass of `plan` (rows of `row_length`, 0 for a per-row pass)
+/// keeps its stashed part (row_stash.h): its bytes and the slot of the reduction that fills it;
+/// 0 bytes where the plan has no such part or cannot use it (its occurrences differ, or no
+/// reduction at the top of the output sweeps it along the output's rows).
+struct StashRequest {
+  std::size_t bytes = 0;
+  int slot = -1;
+};
+
+template <class Plan>
+StashRequest stash_request(const Plan& plan, index_t row_length) {
+  using Part = stash_part_t<Plan>;
+  if constexpr (!std::is_void_v<Part>) {
+    if (row_length > 0) {
+      const auto source = find_stash_source<Part>(plan, row_length);
+      if (source.usable && source.filling_slot >= 0) {
+        return {staged_row_bytes<typename Part::result_type>(row_length), source.filling_slot};
+      }
+    }
+  }
+  return {};
 }
 
 }  // namespace detail

@@ -1,21 +1,25 @@
-// The CPU rows pass's answer to an element-wise part that feeds both a reduction and the output,
-// as softmax's exp(x - max) does in
+// The rows pass's answer to an element-wise part that feeds both a reduction and the output, as
+// softmax's exp(x - max) does in
 //   p = tx::exp(x - m) / tx::sum<1>(tx::exp(x - m), tx::keepdims)
 // Computed twice per element it doubles the pass's arithmetic (an exp is most of a softmax on a
-// CPU); instead the reduction's sweep keeps the values it reduced in a row buffer, and the output
-// reads them back.
+// CPU, and 36 of the 68 instructions per four floats of the GPU kernel's output loop); instead the
+// reduction's sweep keeps the values it reduced in a row buffer, and the output reads them back.
+// The CPU pass keeps the buffer in memory (cpu_row_engine.h), a GPU team in its share of shared
+// memory (cuda_row_engine.cuh).
 //
 // At compile time: the first operand type of the output's own reductions that also occurs in the
 // output (outside reductions) is the stash; every occurrence in the output becomes a
 // RowBufferPlan. At run time (once per assignment): the occurrences must all be the same part
 // (same_plan), else the pass runs without a stash; the reduction whose operand is that same part
-// fills the buffer as it reduces, or, where none is, a sweep of its own fills it before the row is
-// written (the values are then still computed once for the output, as without a stash).
+// fills the buffer as it reduces, or, where none is, a CPU sweep of its own fills it before the
+// row is written (the values are then still computed once for the output, as without a stash; a
+// GPU pass runs without a stash then).
 #pragma once
 
 #include <tuple>
 #include <type_traits>
 
+#include "tensorx/core/lanes.h"
 #include "tensorx/core/simd_storage.h"
 #include "tensorx/expr/map_exp.h"
 #include "tensorx/reduce/row_fusion.h"
@@ -38,6 +42,12 @@ struct RowBufferPlan {
     return data[index.at(N - 1)];
   }
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C flat(index_t i) const { return data[i]; }
+  /// Elements index[N - 1] .. + V - 1 of the row (a multiple of V, so that they are aligned as
+  /// load_lanes needs in a 16-byte aligned buffer).
+  template <int V, int N>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load_at(const Dim<N>& index) const {
+    return load_lanes<C, V>(data + index.at(N - 1));
+  }
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(index_t j) const { return data[j]; }
   template <class B>
   TENSORX_FORCE_INLINE B batch(index_t j) const {
@@ -95,13 +105,16 @@ using stash_part_t = typename first_held<Plan, typename top_operands<Plan>::type
 
 // ---- run time ------------------------------------------------------------------------------
 
+TENSORX_EXEC_CHECK_DISABLE
 template <class Part, class R, class F, std::size_t... I, class... Children, class C>
-auto with_buffer_children(const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan,
-                          const C* buffer);
+TENSORX_HOST_DEVICE auto with_buffer_children(
+    const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan, const C* buffer);
 
-/// `plan` with every occurrence of Part outside reductions read from `buffer`.
+/// `plan` with every occurrence of Part outside reductions read from `buffer` (on the CPU, and
+/// per item of a GPU team, whose buffer is in its share of shared memory).
+TENSORX_EXEC_CHECK_DISABLE
 template <class Part, class Plan, class C>
-auto with_buffer(const Plan& plan, const C* buffer) {
+TENSORX_HOST_DEVICE auto with_buffer(const Plan& plan, const C* buffer) {
   if constexpr (std::is_same_v<Plan, Part>) {
     return RowBufferPlan<C>{buffer};
   } else if constexpr (is_map_plan<Plan>::value && holds_part<Plan, Part>::value) {
@@ -110,9 +123,10 @@ auto with_buffer(const Plan& plan, const C* buffer) {
     return plan;
   }
 }
+TENSORX_EXEC_CHECK_DISABLE
 template <class Part, class R, class F, std::size_t... I, class... Children, class C>
-auto with_buffer_children(const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan,
-                          const C* buffer) {
+TENSORX_HOST_DEVICE auto with_buffer_children(
+    const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& plan, const C* buffer) {
   return MapPlan<R, F, decltype(with_buffer<Part>(pack_get<I>(plan.children), buffer))...>{
       plan.functor, {{with_buffer<Part>(pack_get<I>(plan.children), buffer)}...}};
 }
