@@ -1,10 +1,11 @@
 // The CUDA half of row-local fusion (row_fusion.h): ONE kernel in which a team of threads owns a
-// row. Rows of up to kWarpRowLength elements go to a warp each (eight rows per block); longer
-// ones to a whole block. The team computes each fused reduction together (each thread a strided
-// share of the row, then a butterfly of warp shuffles, and for a block one exchange through
-// shared memory), every thread ending with the same value, innermost reductions first; then it
-// writes the row (or, for a per-row pass, its one result). The order of every combination is fixed
-// by the row length and the team, so results repeat bitwise for a given shape and device.
+// row. Rows of up to kWarpRowLength elements go to 8, 16 or 32 lanes of a warp, about 32 elements
+// a lane (rows of 256 floats: four a warp, 32 a block); longer ones to a whole block. The team
+// computes each fused reduction together (each thread a strided share of the row, then a butterfly
+// of warp shuffles, and for a block one exchange through shared memory), every thread ending with
+// the same value, innermost reductions first; then it writes the row (or, for a per-row pass, its
+// one result). The order of every combination is fixed by the row length and the team, so results
+// repeat bitwise for a given shape and device.
 //
 // Staging: before a team reduces a row, it copies the row of every array that a reduction reads
 // (and that varies along the row) into its share of dynamic shared memory, with 16-byte copies
@@ -61,62 +62,92 @@ namespace tensorx {
 namespace detail {
 TENSORX_ENGINE_NAMESPACE_BEGIN
 
-/// Rows up to this long are owned by one warp; longer ones by a block of kCudaThreads.
+/// Rows up to this long are owned by lanes of one warp; longer ones by a block of kCudaThreads.
 constexpr index_t kWarpRowLength = 1024;
 
 constexpr int kWarpSize = 32;
 
-/// Warps per block: the teams of a launch whose rows a warp each owns.
-constexpr int kWarpsPerBlock = kCudaThreads / kWarpSize;
+/// The elements of a row each lane of a warp team takes: a team has as many lanes (a power of
+/// two, 8 to 32) as give each about this many, so that a team's fixed costs per row (the plan
+/// copy, staging's synchronisation, the combinations) are spread over more elements. Each lane
+/// then reads 16-byte blocks of its team's row, eight lanes a whole 128-byte line.
+constexpr index_t kRowElementsPerLane = 32;
+constexpr int kMinTeamLanes = 8;
+
+/// The lanes of a warp team for rows of `length` elements (at most kWarpRowLength).
+constexpr int team_lanes_for(index_t length) {
+  int lanes = kMinTeamLanes;
+  while (lanes < kWarpSize && lanes * kRowElementsPerLane < length) lanes *= 2;
+  return lanes;
+}
 
 /// The blocks of a fused kernel that its registers leave room for on one multiprocessor
 /// (__launch_bounds__): 4 for the rows form holds it to 64 registers a thread, half the threads a
 /// multiprocessor can hold; 3 for the per-row forms, which spilled at 64 (logsumexp,
-/// cross_entropy) and need 72 without. Left to itself, ptxas gave layer_norm's kernel 110
-/// registers (two blocks) once its staging offsets became constants it could keep in registers
-/// (ptxas -v, sm_90). The kernels are bound by their instructions, whose latencies more resident
-/// warps hide.
-constexpr int fused_blocks_per_multiprocessor(bool rows) {
-  return rows ? 4 : 3;
+/// cross_entropy) and need 72 without, and for a rows form with a stash (row_stash.h), which
+/// spilled at 64 and whose row buffer beside the staged rows leaves room for 3 blocks anyway
+/// (64 KiB a block for rows of 256 to 8192 floats). Left to itself, ptxas gave layer_norm's kernel
+/// 110 registers (two blocks) once its staging offsets became constants it could keep in
+/// registers (ptxas -v, sm_90). The kernels are bound by their instructions, whose latencies more
+/// resident warps hide.
+constexpr int fused_blocks_per_multiprocessor(bool rows, bool stash) {
+  return rows && !stash ? 4 : 3;
 }
 
-/// The threads that own one row: a warp, or the whole block. The launch chooses, the same for
-/// every thread, so that one kernel serves both (a kernel per team size doubled what each
-/// expression compiles to).
+/// The threads that own one row: `lanes` consecutive lanes of a warp (a power of two up to 32),
+/// or, with `lanes` 0, the whole block. The launch chooses, the same for every thread, so that one
+/// kernel serves every team size (a kernel per team size doubled what each expression compiles
+/// to). Every team of a launch has the same size, so a warp's teams take the same branches.
 struct RowTeam {
-  bool warp;
+  int lanes;
 
-  __device__ int size() const { return warp ? kWarpSize : static_cast<int>(blockDim.x); }
+  /// The team of the whole block.
+  __device__ static RowTeam block() { return RowTeam{0}; }
+
+  __device__ bool in_warp() const { return lanes != 0; }
+  __device__ int size() const { return in_warp() ? lanes : static_cast<int>(blockDim.x); }
   __device__ int rank() const {
-    return warp ? static_cast<int>(threadIdx.x) % kWarpSize : static_cast<int>(threadIdx.x);
+    return in_warp() ? static_cast<int>(threadIdx.x) & (lanes - 1) : static_cast<int>(threadIdx.x);
   }
-  /// The team's index in the block.
-  __device__ int in_block() const { return warp ? static_cast<int>(threadIdx.x) / kWarpSize : 0; }
+  /// log2(lanes), for the divisions by it.
+  __device__ int lanes_shift() const { return __ffs(lanes) - 1; }
+  /// The team's index in the block, and the teams of a block.
+  __device__ int in_block() const {
+    return in_warp() ? static_cast<int>(threadIdx.x) >> lanes_shift() : 0;
+  }
+  __device__ int per_block() const {
+    return in_warp() ? static_cast<int>(blockDim.x) >> lanes_shift() : 1;
+  }
   __device__ index_t first() const {
-    return static_cast<index_t>(blockIdx.x) * (warp ? kWarpsPerBlock : 1) + in_block();
+    return static_cast<index_t>(blockIdx.x) * per_block() + in_block();
   }
-  __device__ index_t count() const {
-    return static_cast<index_t>(gridDim.x) * (warp ? kWarpsPerBlock : 1);
+  __device__ index_t count() const { return static_cast<index_t>(gridDim.x) * per_block(); }
+  /// The team's lanes in its warp (every lane for a team of 32 or the block).
+  __device__ unsigned lane_mask() const {
+    if (!in_warp() || lanes == kWarpSize) return 0xffffffffu;
+    const unsigned first_lane = threadIdx.x % kWarpSize & ~static_cast<unsigned>(lanes - 1);
+    return ((1u << lanes) - 1u) << first_lane;
   }
   /// Waits for every thread of the team.
   __device__ void sync() const {
-    if (warp) {
-      __syncwarp();
+    if (in_warp()) {
+      __syncwarp(lane_mask());
     } else {
       __syncthreads();
     }
   }
 };
 
-/// `value` of the lane `mask` away (lane ^ mask) in the warp, for any value of 4 or 8 bytes.
+/// `value` of the lane `mask` away (lane ^ mask) among `lanes` (the calling team's lanes), for
+/// any value of 4 or 8 bytes.
 template <class A>
-__device__ TENSORX_FORCE_INLINE A shuffle_xor(const A& value, int mask) {
+__device__ TENSORX_FORCE_INLINE A shuffle_xor(const A& value, int mask, unsigned lanes) {
   static_assert(sizeof(A) % 4 == 0, "shuffled values are whole 32-bit words");
   constexpr int kWords = static_cast<int>(sizeof(A) / 4);
   unsigned words[kWords];
   memcpy(words, &value, sizeof(A));
   TENSORX_UNROLL
-  for (int w = 0; w < kWords; ++w) words[w] = __shfl_xor_sync(0xffffffffu, words[w], mask);
+  for (int w = 0; w < kWords; ++w) words[w] = __shfl_xor_sync(lanes, words[w], mask);
   A out;
   memcpy(&out, words, sizeof(A));
   return out;
@@ -129,12 +160,15 @@ __device__ TENSORX_FORCE_INLINE A shuffle_xor(const A& value, int mask) {
 template <class Op, class A>
 __device__ A team_combine(A value, RowTeam team) {
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+  const int width = team.in_warp() ? team.lanes : kWarpSize;
+  const unsigned lanes = team.lane_mask();
   TENSORX_UNROLL
   for (int mask = kWarpSize / 2; mask > 0; mask /= 2) {
-    const A other = shuffle_xor(value, mask);
+    if (mask >= width) continue;  // the same for every lane of the warp: its teams are alike
+    const A other = shuffle_xor(value, mask, lanes);
     value = (lane & mask) != 0 ? Op::combine(other, value) : Op::combine(value, other);
   }
-  if (!team.warp) {
+  if (!team.in_warp()) {
     __shared__ A warps[kCudaThreads / kWarpSize];
     __syncthreads();  // every thread has read the previous combination's values
     if (threadIdx.x % kWarpSize == 0) warps[threadIdx.x / kWarpSize] = value;
@@ -367,8 +401,8 @@ class TeamRowReducer {
 /// How the threads of a fused kernel take their rows: the same for every thread, chosen on the
 /// host from the shapes, strides and addresses (fused_grid, launch_fused_rows).
 struct FusedLaunch {
-  /// A warp owns a row, else the block.
-  bool warp_teams;
+  /// The lanes of a warp that own a row (8 to 32, a power of two), or 0: the block owns it.
+  int team_lanes;
   /// Every array leaf is broadcast along its rows, or reads rows of unit stride that start
   /// 16-byte aligned: the rows are read in 16-byte blocks.
   bool read_blocks;
@@ -396,7 +430,7 @@ template <class Part, class Plan, class IndexOf, class F>
 __device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index_t items,
                                                          IndexOf&& index_of, index_t row_length,
                                                          const FusedLaunch& launch, F&& f) {
-  const RowTeam team{launch.warp_teams};
+  const RowTeam team{launch.team_lanes};
   extern __shared__ __align__(16) unsigned char staged_rows[];
   unsigned char* const share = staged_rows + team.in_block() * launch.staging.bytes;
   for (index_t item = team.first(); item < items; item += team.count()) {
@@ -479,10 +513,11 @@ __device__ TENSORX_FORCE_INLINE Dim<N> item_index(index_t item, const Dim<N>& ex
 /// `launch` says who owns a row and how rows are read, written and staged (in dynamic shared
 /// memory).
 template <bool kRows, class Saver, class T, int N, class Plan>
-__global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(kRows))
+__global__ void __launch_bounds__(
+    kCudaThreads, fused_blocks_per_multiprocessor(kRows, !std::is_void_v<stash_part_t<Plan>>))
     fused_rows_kernel(T* dst, Dim<N> dst_strides, Dim<N> extent, index_t items, index_t length,
                       Plan plan, FusedLaunch launch) {
-  const RowTeam team{launch.warp_teams};
+  const RowTeam team{launch.team_lanes};
   const index_t row_length = kRows ? length : 0;  // the output's own row, if it has one
   const auto index_of = [&](index_t item) { return item_index(item, extent); };
   const auto write = [&](const Dim<N>& index, const auto& bound) {
@@ -512,10 +547,10 @@ __global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(
 /// in a fixed order, in double, and writes Saver(*dst, sum / rows): the order depends only on
 /// `rows`, so the result repeats bitwise.
 template <class Saver, class T, class C, class Plan>
-__global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(false))
+__global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(false, false))
     fused_row_mean_kernel(T* dst, C* values, index_t rows, Plan plan, FusedLaunch launch,
                           unsigned* ticket) {
-  const RowTeam team{launch.warp_teams};
+  const RowTeam team{launch.team_lanes};
   for_each_bound_item<void>(
       plan, rows, [](index_t item) { return make_dim(item); }, 0, launch,
       [&](const Dim<1>& index, const auto& bound) {
@@ -531,23 +566,29 @@ __global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(
   __threadfence();  // pairs with the other blocks' fences before their tickets
   double sum = 0;
   for (index_t i = threadIdx.x; i < rows; i += blockDim.x) sum += load_partial(&values[i]);
-  sum = team_combine<op::sum_reducer>(sum, RowTeam{false});
+  sum = team_combine<op::sum_reducer>(sum, RowTeam::block());
   if (threadIdx.x == 0) {
     save_element<Saver>(dst, static_cast<C>(sum / static_cast<double>(rows)));
   }
 }
 
-/// Who owns a row of a fused pass whose longest reduced row is `reduced`: a warp or the block, and
-/// whether the team stages its rows (forced_row_gpu_mode may force either).
+/// Who owns a row of a fused pass whose longest row (reduced or written) is `longest`: lanes of a
+/// warp (team_lanes_for) or the block (lanes 0), and whether the team stages its rows
+/// (forced_row_gpu_mode may force either; kWarp forces whole warps).
 struct TeamChoice {
-  bool warp;
+  int lanes;
   bool stage;
 };
 
-inline TeamChoice choose_teams(index_t reduced) {
+inline TeamChoice choose_teams(index_t longest) {
   const RowGpuMode mode = forced_row_gpu_mode;
-  return {mode == RowGpuMode::kWarp || (mode == RowGpuMode::kAuto && reduced <= kWarpRowLength),
-          mode != RowGpuMode::kBlockGlobal};
+  int lanes = 0;
+  if (mode == RowGpuMode::kWarp) {
+    lanes = kWarpSize;
+  } else if (mode == RowGpuMode::kAuto && longest <= kWarpRowLength) {
+    lanes = team_lanes_for(longest);
+  }
+  return {lanes, mode != RowGpuMode::kBlockGlobal};
 }
 
 /// The blocks of kernel kKernel resident on a multiprocessor with `block_bytes` of dynamic shared
@@ -606,7 +647,7 @@ template <auto kKernel, int N, class Plan>
 FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int device,
                      TeamChoice choice) {
   const void* entry = reinterpret_cast<const void*>(kKernel);
-  const index_t teams = choice.warp ? kWarpsPerBlock : 1;
+  const index_t teams = choice.lanes != 0 ? kCudaThreads / choice.lanes : 1;
   const std::size_t budget = staging_budget(device);
   const std::size_t team_budget = budget / static_cast<std::size_t>(teams);
   StagingLayout staging =
@@ -631,7 +672,7 @@ FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int de
       index_t{multiprocessor_count(device)} * resident_blocks_with<kKernel>(block_bytes);
   const auto blocks =
       static_cast<unsigned>(std::max<index_t>(1, std::min((items + teams - 1) / teams, wave)));
-  return {blocks, block_bytes, {choice.warp, reads_rows_in_blocks<N>(plan), false, staging}};
+  return {blocks, block_bytes, {choice.lanes, reads_rows_in_blocks<N>(plan), false, staging}};
 }
 
 template <bool kRows, class Saver, class T, int N, class Plan>
