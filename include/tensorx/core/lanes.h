@@ -78,7 +78,8 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE void store_lanes(T* data, const Lanes<C
     memcpy(words, &block, sizeof(block));
     TENSORX_UNROLL
     for (int w = 0; w < kWords; ++w) {
-      asm("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(reinterpret_cast<uint4*>(data) + w),
+      asm volatile(
+          "st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(reinterpret_cast<uint4*>(data) + w),
           "r"(words[w].x), "r"(words[w].y), "r"(words[w].z), "r"(words[w].w)
           : "memory");
     }

@@ -359,7 +359,9 @@ __device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, 
 /// that start 16-byte aligned, so that a thread reads its share in 16-byte blocks. kSlots: the
 /// reductions whose values it keeps for the row (kRowSlotsOf the pass's plan). With a stashed
 /// Part (row_stash.h), the reduction of that part in slot `fill_slot` also writes the values it
-/// reduces to `fill`.
+/// reduces to `fill`; the host names a slot only where that reduction sweeps the output's own
+/// rows and binding always reaches it (find_stash_source, stash_request), so that every element
+/// of the buffer is written.
 template <int kSlots, class Part = void>
 class TeamRowReducer {
  public:
