@@ -14,8 +14,8 @@
 #include "tensorx/engine/cpu_engine.h"
 #include "tensorx/engine/parallel_for.h"
 #include "tensorx/reduce/cpu_reduce_rows.h"
-#include "tensorx/reduce/row_stash.h"
 #include "tensorx/reduce/row_fusion.h"
+#include "tensorx/reduce/row_stash.h"
 
 namespace tensorx {
 namespace detail {
