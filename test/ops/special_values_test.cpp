@@ -171,6 +171,37 @@ void check_binary(const char* name, Build build, Reference reference, double ulp
   check_lanes<T>(name, build, reference, ulps, signed_zero, lanes, {T(0.75), T(1.5)});
 }
 
+/// A comparison as check_binary builds it: on arrays the expression its operator makes, on SIMD
+/// batches its functor (1 or 0), which is where xsimd's AVX `!=` differs from SSE's (core/simd.h).
+template <class Op>
+struct Comparison {
+#if TENSORX_HAS_SIMD
+  template <class T, class A>
+  xsimd::batch<T, A> operator()(const xsimd::batch<T, A>& a, const xsimd::batch<T, A>& b) const {
+    return Op{}(a, b);
+  }
+#endif
+  template <class L, class R>
+  auto operator()(const L& a, const R& b) const {
+    return tx::F<Op>(a, b);
+  }
+};
+
+/// tx::where(x, 1, 2) on arrays and on SIMD batches: a NaN condition is nonzero, so true.
+template <class T>
+struct WhereNonzero {
+#if TENSORX_HAS_SIMD
+  template <class A>
+  xsimd::batch<T, A> operator()(const xsimd::batch<T, A>& x) const {
+    return tx::where(x, xsimd::batch<T, A>(T(1)), xsimd::batch<T, A>(T(2)));
+  }
+#endif
+  template <class X>
+  auto operator()(const X& x) const {
+    return tx::where(x, T(1), T(2));
+  }
+};
+
 double nan_propagating_max(double a, double b) {
   return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b);
 }
@@ -248,6 +279,20 @@ void check_every_function() {
   check_binary<T>(
       "minimum", [](const auto& a, const auto& b) { return tx::minimum(a, b); },
       nan_propagating_min, 0, false);
+  // Comparisons give 1 or 0; each is false where NaN is involved, but for !=, which is true.
+  check_binary<T>(
+      "equal", Comparison<tx::op::equal>{}, [](double x, double y) { return x == y ? 1.0 : 0.0; },
+      0);
+  check_binary<T>(
+      "not_equal", Comparison<tx::op::not_equal>{},
+      [](double x, double y) { return x != y ? 1.0 : 0.0; }, 0);
+  check_binary<T>(
+      "less", Comparison<tx::op::less>{}, [](double x, double y) { return x < y ? 1.0 : 0.0; }, 0);
+  check_binary<T>(
+      "greater_equal", Comparison<tx::op::greater_equal>{},
+      [](double x, double y) { return x >= y ? 1.0 : 0.0; }, 0);
+  check_unary<T>(
+      "where", WhereNonzero<T>{}, [](double x) { return x != 0 ? 1.0 : 2.0; }, 0);
 }
 
 }  // namespace

@@ -1,6 +1,11 @@
 // The SIMD vocabulary of the CPU loops: xsimd batches of the widest instruction set the
 // translation unit is compiled for (-mavx2, -march=native, ...). Without xsimd, or in CUDA
 // translation units, the CPU loops run scalar code, which the compiler may still vectorise.
+//
+// One trap of xsimd 8: on AVX and AVX-512 batches, a != b compares ordered (_CMP_NEQ_OQ) and is
+// false where either lane is NaN, where C++ and xsimd's SSE and NEON forms say true. tensorx's
+// kernels write !(a == b), and xsimd::isnan for a NaN test; test_ops_x86_64_v3 reruns the math
+// and comparison tests on AVX2 batches.
 #pragma once
 
 #if !defined(__CUDACC__) && __has_include(<xsimd/xsimd.hpp>)

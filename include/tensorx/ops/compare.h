@@ -28,7 +28,9 @@ struct not_equal {
   /// 1 or 0 in T (a number or a SIMD batch).
   template <class T>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
-    return tensorx::where(a != b, T(1), T(0));
+    // Not a != b: xsimd's AVX and AVX-512 batches compare != ordered, false where either is NaN
+    // (core/simd.h).
+    return tensorx::where(!(a == b), T(1), T(0));
   }
 };
 /// The functor of `<` on expressions: 1 where a < b, else 0.

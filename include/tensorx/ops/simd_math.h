@@ -93,7 +93,7 @@ TENSORX_FORCE_INLINE xsimd::batch<double, A> magnitude_pow(const xsimd::batch<do
   const auto far_from_one = (ar > wide || ar < one / wide) && ax > zero && ax <= finite_limit &&
                             xsimd::abs(y) <= finite_limit;
   return recompute_lanes(
-      r, (tiny || far_from_one) && y != zero && y != one,
+      r, (tiny || far_from_one) && !(y == zero) && !(y == one),
       [](double u, double v) { return std::pow(u, v); }, ax, y);
 }
 
@@ -192,18 +192,22 @@ template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> maximum(const xsimd::batch<T, A>& a,
                                                 const xsimd::batch<T, A>& b) {
 #if defined(__SSE2__)
-  if constexpr (std::is_floating_point_v<T>) return xsimd::select(a != a, a, xsimd::max(a, b));
+  if constexpr (std::is_floating_point_v<T>) {
+    return xsimd::select(xsimd::isnan(a), a, xsimd::max(a, b));
+  }
 #endif
-  return xsimd::select(a > b || a != a, a, b);
+  return xsimd::select(a > b || !(a == a), a, b);
 }
 /// The smaller of each pair of lanes; NaN if either is NaN.
 template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> minimum(const xsimd::batch<T, A>& a,
                                                 const xsimd::batch<T, A>& b) {
 #if defined(__SSE2__)
-  if constexpr (std::is_floating_point_v<T>) return xsimd::select(a != a, a, xsimd::min(a, b));
+  if constexpr (std::is_floating_point_v<T>) {
+    return xsimd::select(xsimd::isnan(a), a, xsimd::min(a, b));
+  }
 #endif
-  return xsimd::select(a < b || a != a, a, b);
+  return xsimd::select(a < b || !(a == a), a, b);
 }
 /// The lanes of a where cond is true, else those of b (a comparison inside a user functor).
 template <class T, class A>
@@ -218,7 +222,7 @@ template <class T, class A>
 TENSORX_FORCE_INLINE xsimd::batch<T, A> where(const xsimd::batch<T, A>& cond,
                                               const xsimd::batch<T, A>& a,
                                               const xsimd::batch<T, A>& b) {
-  return xsimd::select(cond != xsimd::batch<T, A>(T(0)), a, b);
+  return xsimd::select(!(cond == xsimd::batch<T, A>(T(0))), a, b);
 }
 
 #endif
