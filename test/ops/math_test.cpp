@@ -145,7 +145,7 @@ BOOST_AUTO_TEST_CASE(tanh_and_erf_on_batches_stay_within_a_few_ulps_over_the_who
   // in float and 19.1 in double, erf at 3.92 and 5.92) and down through the subnormals. Measured
   // against the exact values on every float and 2^24 random doubles: tanh 2.97 ulps (float) and
   // 2.58 (double), erf 1.94 and 1.71 (float: 2.17 on SSE2, 1.70 by intervals on AVX2 with FMA,
-  // test_ops_x86_64_v3); in double, C's own error adds up to about one ulp.
+  // test_x86_64_v3); in double, C's own error adds up to about one ulp.
   const auto batch_tanh = [](const auto& x) { return tx::tanh(x); };
   const auto batch_erf = [](const auto& x) { return tx::erf(x); };
   double (*const c_tanh)(double) = std::tanh;

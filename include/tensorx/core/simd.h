@@ -4,7 +4,7 @@
 //
 // One trap of xsimd 8: on AVX and AVX-512 batches, a != b compares ordered (_CMP_NEQ_OQ) and is
 // false where either lane is NaN, where C++ and xsimd's SSE and NEON forms say true. tensorx's
-// kernels write !(a == b), and xsimd::isnan for a NaN test; test_ops_x86_64_v3 reruns the math
+// kernels write !(a == b), and xsimd::isnan for a NaN test; test_x86_64_v3 reruns the math
 // and comparison tests on AVX2 batches.
 #pragma once
 
