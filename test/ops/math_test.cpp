@@ -154,6 +154,11 @@ BOOST_AUTO_TEST_CASE(tanh_and_erf_on_batches_stay_within_a_few_ulps_over_the_who
   BOOST_TEST(largest_error_in_ulps<double>(batch_tanh, c_tanh, 22.0, 1.0 / 2048) <= 4.0);
   BOOST_TEST(largest_error_in_ulps<float>(batch_erf, c_erf, 6.0, 1.0 / 8192) <= 2.5);
   BOOST_TEST(largest_error_in_ulps<double>(batch_erf, c_erf, 7.0, 1.0 / 4096) <= 3.0);
+  // erf is exactly +-1 wherever C's is (from 3.9192 on in float), not the float next to it.
+  for (const float x : {3.92f, 3.99f, 4.0f, 5.5f, 1e30f, std::numeric_limits<float>::infinity()}) {
+    BOOST_TEST(tx::erf(xsimd::batch<float>(x)).get(0) == 1.0f, "erf(" << x << ")");
+    BOOST_TEST(tx::erf(xsimd::batch<float>(-x)).get(0) == -1.0f, "erf(" << -x << ")");
+  }
 #else
   BOOST_TEST_MESSAGE("no SIMD in this translation unit");
 #endif

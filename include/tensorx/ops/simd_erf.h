@@ -94,8 +94,8 @@ TENSORX_FORCE_INLINE xsimd::batch<T, A> erf_by_exponential(const xsimd::batch<T,
 /// kPolynomial[k][i]; on [0, 1) u itself is added last: erf(a) = u + u P_0(u), so that the leading
 /// term 2 / sqrt(pi) u is not a rounded coefficient times u (that alone costs an ulp).
 struct ErfIntervals {
-  // erf rounds to 1 from 3.83 on; |x| is clamped to 3.92, where the polynomial of [3, 4), whose
-  // error is near an ulp, still rounds to 1 (at 3.99 it gives the float below 1).
+  // erf rounds to 1 from 3.9192 on. |x| is clamped to 3.92, where the polynomial of [3, 4) gives
+  // exactly 1 (math_test checks it); its error, near an ulp, gives the float below 1 at 3.99.
   static constexpr float kLargest = 3.92f;
   static constexpr float kBase[] = {0.0f, 8.427007794e-01f, 9.953222871e-01f, 9.999778867e-01f};
   static constexpr float kPolynomial[][4] = {
@@ -112,7 +112,7 @@ struct ErfIntervals {
 
 #if TENSORX_HAS_LANE_TABLES
 /// erf as erf_by_exponential's contract says, on float batches with lane tables, within 1.70 ulps
-/// of the exact value (every float): 26 instructions a batch, 17 of them lookups and FMAs, where
+/// of the exact value (every float): 27 vector instructions, 17 of them lookups and FMAs, where
 /// the exponential form issues 18 FMAs and a division; 0.45 ns an element in cache on one Zen 3
 /// core against that form's 0.69 and Eigen's 5.5-ulp rational function's 0.32 (bench/HISTORY.md).
 /// Zeros, subnormals and NaN take interval 0 (truncating NaN gives INT_MIN, whose low bits are 0),
