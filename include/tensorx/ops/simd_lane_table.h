@@ -1,10 +1,10 @@
 // Four-entry table lookups per lane, for kernels that pick their constants by interval (erf): on
 // x86 batches of eight floats with FMA (AVX2's -march=x86-64-v3 and -march=native), vpermilps
 // takes for every lane the entry its index names from a table of four floats repeated in both
-// 128-bit halves, one instruction issued like an FMA. AVX2's cross-lane vpermps (eight entries)
-// costs about twice that on Zen 3, and a gather eight times (bench/HISTORY.md, "erf by
-// interval"). Other batches (SSE, AVX-512, NEON) have no such lookup here: kHasLaneTables<A> says
-// which, and kernels keep another form for them.
+// 128-bit halves, one instruction issued like an FMA. On Zen 3, AVX2's cross-lane vpermps (eight
+// entries) takes 2.5 times its issue slots and a gather 19 times (bench/HISTORY.md, the
+// thirty-first run). Other batches (SSE, AVX-512, NEON) have no such lookup here: kHasLaneTables<A>
+// says which, and kernels keep another form for them.
 #pragma once
 
 #include <cstdint>
