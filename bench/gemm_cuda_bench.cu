@@ -7,6 +7,7 @@
 //   bench_gemm_cuda --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -39,6 +40,13 @@ struct Operands {
   tx::Array<T, 3> b;
   tx::Array<T, 3> c;
 };
+
+// The operands of problem `p`, made once per process.
+template <class T>
+const Operands<T>& operands_of(const Problem& p) {
+  return gpu_bench::made_once<Operands<T>>(std::make_tuple(p.batch, p.m, p.n, p.k, p.transpose_b),
+                                           p);
+}
 
 // The product through tensorx: gemm for one matrix, batch_gemm for a batch.
 template <class T>
@@ -93,13 +101,13 @@ double flop_of(const Problem& p) {
 
 template <class T>
 void gemm_tensorx(benchmark::State& state, Problem p) {
-  const Operands<T> x(p);
+  const Operands<T>& x = operands_of<T>(p);
   gpu_bench::time_flops(state, flop_of(p), [&] { run_tensorx(p, x); });
 }
 
 template <class T>
 void gemm_cublas(benchmark::State& state, Problem p) {
-  const Operands<T> x(p);
+  const Operands<T>& x = operands_of<T>(p);
   cublasHandle_t handle = nullptr;
   check(cublasCreate(&handle));
   gpu_bench::time_flops(state, flop_of(p), [&] { run_cublas(handle, p, x); });

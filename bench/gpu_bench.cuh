@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -38,6 +40,19 @@ tx::Array<T, N> random_on_gpu(const tx::Dim<N>& dims, float low, float high, uns
   std::uniform_real_distribution<float> value(low, high);
   for (tx::index_t i = 0; i < host.numel(); ++i) host.data()[i] = static_cast<T>(value(rng));
   return tx::to(host, tx::CudaPlace(0));
+}
+
+/// The Value made from `args` on the first call with this `key` (a std::tuple of what tells the
+/// cases apart), kept for the rest of the process. Google Benchmark calls a case's function once
+/// per repetition and per probe of its iteration count, and random_on_gpu makes its values on the
+/// host (some 0.1 s per 2^24 values): the GEMM and layer benchmarks took 35 and 50 s of the GPU
+/// check for operands made again and again.
+template <class Value, class Key, class... Args>
+Value& made_once(const Key& key, const Args&... args) {
+  static std::map<Key, std::unique_ptr<Value>> made;
+  std::unique_ptr<Value>& value = made[key];
+  if (!value) value = std::make_unique<Value>(args...);
+  return *value;
 }
 
 /// Start and stop events on the stream tensorx uses for device 0.
