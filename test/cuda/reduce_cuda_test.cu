@@ -2,7 +2,7 @@
 // checks: bitwise the same result on every run (full, split-row, split-column and argmax
 // reductions) and from a plain C++ translation unit (the compiled layer), one kernel launch per
 // reduction whatever its grouping, unaligned and float16 operands (16-byte loads, rows of any
-// length), the current stream, and mixed places.
+// length, columns several at a time), the current stream, and mixed places.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -180,6 +180,44 @@ BOOST_AUTO_TEST_CASE(unaligned_and_float16_rows_take_the_scalar_and_vector_paths
   hsums = tx::sum<1>(h);
   tx::testing::check_reduction(
       hsums, tx::testing::reference_reduce(hv, 2u, tx::testing::Reduction::kSum, scale), scale, 2u);
+}
+
+BOOST_AUTO_TEST_CASE(columns_are_read_several_at_a_time_where_rows_allow_it) {
+  // Kept inner extents that are a multiple of the load width take the column kernel that reads
+  // four float columns (eight float16 ones) a thread with 16-byte loads: tiles left partial (36,
+  // 260), columns split over several blocks (100003 rows), several outer rows (rank 3), max as
+  // well as sum, and float16. A view whose rows start one element in, and widths that are not a
+  // multiple, take one column a thread.
+  using tx::testing::Reduction;
+  auto rng = tx::testing::make_rng(87);
+  for (const auto dims : {tx::make_dim(4096, 8), tx::make_dim(5, 132), tx::make_dim(100003, 4),
+                          tx::make_dim(3, 36), tx::make_dim(1, 260), tx::make_dim(9000, 6)}) {
+    BOOST_TEST_CONTEXT("dims " << dims) {
+      const auto a = random_on_gpu<float>(dims, rng, -1.0, 1.0);
+      const auto values = tx::testing::to_double(a);
+      tx::testing::check_reduction_of(tx::sum<0>(a), values, 1u, Reduction::kSum);
+      tx::testing::check_reduction_of(tx::max<0>(a), values, 1u, Reduction::kMax);
+      tx::Array<double, 2> squares(dims);
+      squares = values * values;
+      tx::testing::check_reduction_of(tx::sum<0>(a * a), squares, 1u, Reduction::kSum);
+    }
+  }
+  for (const auto dims : {tx::make_dim(7, 1000, 36), tx::make_dim(3, 9000, 260)}) {
+    BOOST_TEST_CONTEXT("dims " << dims) {
+      const auto a = random_on_gpu<float>(dims, rng, -1.0, 1.0);
+      tx::testing::check_reduction_of(tx::sum<1>(a), tx::testing::to_double(a), 2u,
+                                      Reduction::kSum);
+    }
+  }
+  const auto h = random_on_gpu<tx::float16>(tx::make_dim(20001, 24), rng, -2.0, 2.0);
+  const auto hv = tx::testing::to_double(h);
+  tx::testing::check_reduction_of(tx::sum<0>(h), hv, 1u, Reduction::kSum);
+  tx::testing::check_reduction_of(tx::sum<0>(tx::cast<float>(h)), hv, 1u, Reduction::kSum);
+  const auto b = random_on_gpu<float>(tx::make_dim(5000, 13), rng, -1.0, 1.0);
+  const auto flat = tx::reshape(b, tx::make_dim(5000 * 13));
+  const auto shifted = tx::reshape(flat.slice(1, 1 + 12 * 5000), tx::make_dim(5000, 12));
+  tx::testing::check_reduction_of(tx::sum<0>(shifted), tx::testing::to_double(shifted), 1u,
+                                  Reduction::kSum);
 }
 
 BOOST_AUTO_TEST_CASE(reductions_run_on_the_current_stream) {

@@ -135,19 +135,20 @@ void launch_rows(T* dst, const Source& source, index_t outputs, index_t reduced,
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
-/// Queues the column kernel over outer x inner results of `reduced` elements each.
-template <class Op, class Saver, class C, class T, class Source>
+/// Queues the column kernel over outer x inner results of `reduced` elements each, V adjacent
+/// columns a thread (reduce_columns_kernel says when V may exceed 1).
+template <class Op, class Saver, int V, class C, class T, class Source>
 void launch_columns(T* dst, const Source& source, index_t outer, index_t reduced, index_t inner,
                     const Place& place, StreamHandle stream) {
   using A = accumulator_t<Op, C>;
-  const auto kernel = reduce_columns_kernel<Op, Saver, C, T, Source>;
+  const auto kernel = reduce_columns_kernel<Op, Saver, V, C, T, Source>;
   static const int resident = resident_blocks(reinterpret_cast<const void*>(kernel));
   const index_t wave = wave_blocks(device_of(place), resident);
   ColumnWork work;
   work.outer = outer;
   work.reduced = reduced;
   work.inner = inner;
-  work.tiles = ceil_div(inner, 32);
+  work.tiles = ceil_div(inner, 32 * V);
   const index_t units = outer * work.tiles;
   index_t splits = 1;
   if (units < 2 * wave) {
@@ -168,8 +169,9 @@ void launch_columns(T* dst, const Source& source, index_t outer, index_t reduced
   TENSORX_CUDA_CHECK(cudaGetLastError());
 }
 
-/// Elements per load of the row kernel: 16 bytes of the narrowest element the plan reads (of the
-/// compute type where it reads none), one for the indexed reducers, which lift every element.
+/// Elements per load of the row kernel, and columns a thread of the column kernel: 16 bytes of
+/// the narrowest element the plan reads (of the compute type where it reads none), one for the
+/// indexed reducers, which lift every element.
 template <class Op, class C, class Plan>
 constexpr int kRowLoadWidth = Op::kIndexed ? 1
                                            : vector_width(narrowest_load_v<Plan> != 0
@@ -178,16 +180,22 @@ constexpr int kRowLoadWidth = Op::kIndexed ? 1
 
 /// Reduces a dense operand in three-axis form, with 16-byte loads where rows allow them: every
 /// row starts aligned when its length is a multiple of V, and a single row may end in a partial
-/// vector.
+/// vector. Columns are read V at a time where the kept inner extent is a multiple of V.
 template <class Op, class Saver, class C, class T, class Plan>
 void reduce_three_axes(T* dst, const Plan& plan, const ThreeAxes& axes, bool aligned,
                        const Place& place, StreamHandle stream) {
   const DenseSource<Plan> source{plan, axes};
+  constexpr int V = kRowLoadWidth<Op, C, Plan>;
   if (axes.inner > 1) {
-    launch_columns<Op, Saver, C>(dst, source, axes.outer, axes.reduced, axes.inner, place, stream);
+    if (V > 1 && aligned && axes.inner % V == 0) {
+      launch_columns<Op, Saver, V, C>(dst, source, axes.outer, axes.reduced, axes.inner, place,
+                                      stream);
+    } else {
+      launch_columns<Op, Saver, 1, C>(dst, source, axes.outer, axes.reduced, axes.inner, place,
+                                      stream);
+    }
     return;
   }
-  constexpr int V = kRowLoadWidth<Op, C, Plan>;
   if (V > 1 && aligned && (axes.reduced % V == 0 || axes.outer == 1)) {
     launch_rows<Op, Saver, V, C>(dst, source, axes.outer, axes.reduced, place, stream);
   } else {
@@ -204,8 +212,8 @@ void reduce_strided(T* dst, const Plan& plan, const ReduceSpace<N>& space, const
                                                IndexSpace<N, Divider>(space.reduced_dims()),
                                                space.dst_strides, inner};
   if (inner > 1) {
-    launch_columns<Op, Saver, C>(dst, source, space.outputs() / inner, space.reduced_count(), inner,
-                                 place, stream);
+    launch_columns<Op, Saver, 1, C>(dst, source, space.outputs() / inner, space.reduced_count(),
+                                    inner, place, stream);
   } else {
     launch_rows<Op, Saver, 1, C>(dst, source, space.outputs(), space.reduced_count(), place,
                                  stream);
