@@ -9,6 +9,7 @@
 #pragma once
 
 #include <limits>
+#include <type_traits>
 
 #include "tensorx/core/data_type.h"
 #include "tensorx/ops/arithmetic.h"
@@ -32,6 +33,25 @@ void check_normalizable() {
 struct row_max_reducer : op::max_reducer {
   /// True: an empty reduction gives -inf.
   static constexpr bool kHasIdentity = true;
+  /// maximum(a, b), NaN if either is NaN; for floats on GPUs of compute capability 8.0 on, one
+  /// max.NaN instruction (FMNMX.NAN) where tx::maximum's select takes three (FSETP.NAN, FSETP,
+  /// FSEL: a third of a softmax's max sweep, SASS sm_90). Its NaN is the canonical one and its
+  /// max of +0 and -0 is +0 whatever their order; the row's max only shifts the row (x - max
+  /// and max + log(sum) are the same for either zero), and a NaN row gives NaN all the same.
+  template <class A>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static A combine(const A& a, const A& b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (std::is_same_v<A, float>) {
+      float larger;
+      asm("max.NaN.f32 %0, %1, %2;" : "=f"(larger) : "f"(a), "f"(b));
+      return larger;
+    } else {
+      return op::max_reducer::combine(a, b);
+    }
+#else
+    return op::max_reducer::combine(a, b);
+#endif
+  }
 };
 
 /// The max of x along Axis, kept with extent 1, -inf where empty.
