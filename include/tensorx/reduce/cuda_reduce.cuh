@@ -6,8 +6,9 @@
 //    groups whose values go to scratch memory; the LAST group to finish a result, found with an
 //    atomic ticket after __threadfence, combines them in split order;
 //  - columns (the last axis kept): the 32 threads of a warp across the kept last axis (coalesced),
-//    eight warps down the reduced axes, combined through shared memory in a fixed order; too few
-//    columns to fill the GPU are split along the reduced axes, with a ticket per column tile.
+//    each thread four adjacent float columns (one 16-byte load) where the rows allow it, else
+//    one, eight warps down the reduced axes, combined through shared memory in a fixed order; too
+//    few columns to fill the GPU are split along the reduced axes, with a ticket per column tile.
 // A dense operand is read in the three-axis form (outer, reduced, inner) of its merged axes, with
 // 16-byte loads of its narrowest element for rows (eight float16 values per load, accumulated in
 // float); any other through its multi-index. Every grouping depends only on the shape and the

@@ -1,7 +1,7 @@
 // The two CUDA reduction kernels: rows (the reduced axis inner, one group of threads per piece of
-// a row, 16-byte loads) and columns (the reduced axis outer, one warp across 32 columns per row
-// of threads); a result split over several blocks is finished by the last block to arrive, in a
-// fixed order, so results are bitwise reproducible.
+// a row, 16-byte loads) and columns (the reduced axis outer, one warp across 32 x V columns per
+// row of threads, V adjacent columns a thread); a result split over several blocks is finished by
+// the last block to arrive, in a fixed order, so results are bitwise reproducible.
 #pragma once
 
 #include <cuda_runtime.h>
