@@ -137,10 +137,11 @@ void launch_rows(T* dst, const Source& source, index_t outputs, index_t reduced,
 }
 
 /// Queues the column kernel over outer x inner results of `reduced` elements each, V adjacent
-/// columns a thread (reduce_columns_kernel says when V may exceed 1).
+/// columns a thread (reduce_columns_kernel says when V may exceed 1), read with one 16-byte load
+/// where `vectors`.
 template <class Op, class Saver, int V, class C, class T, class Source>
 void launch_columns(T* dst, const Source& source, index_t outer, index_t reduced, index_t inner,
-                    const Place& place, StreamHandle stream) {
+                    bool vectors, const Place& place, StreamHandle stream) {
   using A = accumulator_t<Op, C>;
   const auto kernel = reduce_columns_kernel<Op, Saver, V, C, T, Source>;
   static const int resident = resident_blocks(reinterpret_cast<const void*>(kernel));
@@ -150,6 +151,7 @@ void launch_columns(T* dst, const Source& source, index_t outer, index_t reduced
   work.reduced = reduced;
   work.inner = inner;
   work.tiles = ceil_div(inner, 32 * V);
+  work.vectors = vectors;
   const index_t units = outer * work.tiles;
   index_t splits = 1;
   if (units < 2 * wave) {
@@ -181,20 +183,16 @@ constexpr int kRowLoadWidth = Op::kIndexed ? 1
 
 /// Reduces a dense operand in three-axis form, with 16-byte loads where rows allow them: every
 /// row starts aligned when its length is a multiple of V, and a single row may end in a partial
-/// vector. Columns are read V at a time where the kept inner extent is a multiple of V.
+/// vector. A column-kernel thread takes V adjacent columns, read with one 16-byte load where the
+/// kept inner extent is a multiple of V.
 template <class Op, class Saver, class C, class T, class Plan>
 void reduce_three_axes(T* dst, const Plan& plan, const ThreeAxes& axes, bool aligned,
                        const Place& place, StreamHandle stream) {
   const DenseSource<Plan> source{plan, axes};
   constexpr int V = kRowLoadWidth<Op, C, Plan>;
   if (axes.inner > 1) {
-    if (V > 1 && aligned && axes.inner % V == 0) {
-      launch_columns<Op, Saver, V, C>(dst, source, axes.outer, axes.reduced, axes.inner, place,
-                                      stream);
-    } else {
-      launch_columns<Op, Saver, 1, C>(dst, source, axes.outer, axes.reduced, axes.inner, place,
-                                      stream);
-    }
+    launch_columns<Op, Saver, V, C>(dst, source, axes.outer, axes.reduced, axes.inner,
+                                    V > 1 && aligned && axes.inner % V == 0, place, stream);
     return;
   }
   if (V > 1 && aligned && (axes.reduced % V == 0 || axes.outer == 1)) {
@@ -214,7 +212,7 @@ void reduce_strided(T* dst, const Plan& plan, const ReduceSpace<N>& space, const
                                                space.dst_strides, inner};
   if (inner > 1) {
     launch_columns<Op, Saver, 1, C>(dst, source, space.outputs() / inner, space.reduced_count(),
-                                    inner, place, stream);
+                                    inner, false, place, stream);
   } else {
     launch_rows<Op, Saver, 1, C>(dst, source, space.outputs(), space.reduced_count(), place,
                                  stream);

@@ -121,8 +121,8 @@ __global__ void __launch_bounds__(kCudaThreads)
 }
 
 /// What the column kernel reduces: results (o, k), `outer` x `inner`, of `reduced` elements each,
-/// in tiles of 32 x V columns (V the columns a thread reads at once), the reduced axes cut into
-/// `splits` pieces of split_length.
+/// in tiles of 32 x V columns (V the columns a thread takes), the reduced axes cut into `splits`
+/// pieces of split_length; `vectors` where the thread's V columns are read with one 16-byte load.
 struct ColumnWork {
   index_t outer;
   index_t reduced;
@@ -130,6 +130,7 @@ struct ColumnWork {
   index_t tiles;
   index_t split_length;
   int splits;
+  bool vectors;
 };
 
 /// The column kernel's values of one row of threads: V columns a thread, kept in row_values as
@@ -137,15 +138,17 @@ struct ColumnWork {
 template <class A, int V>
 using ColumnRowValues = A[kColumnThreadRows][32 * V];
 
-/// Saves the V results of columns k .. k + V - 1 of output row o.
+/// Saves the results of columns k .. k + mine - 1 of output row o.
 template <class Op, class Saver, int V, class T, class Source, class A>
 __device__ TENSORX_FORCE_INLINE void save_columns(T* dst, const Source& source,
                                                   const ColumnWork& work, index_t o, index_t k,
-                                                  const A (&values)[V]) {
+                                                  int mine, const A (&values)[V]) {
   TENSORX_UNROLL
   for (int j = 0; j < V; ++j) {
-    save_element<Saver>(dst + source.dst_offset(source.cursor(o, k + j), o, k + j),
-                        Op::finalize(values[j], work.reduced));
+    if (j < mine) {
+      save_element<Saver>(dst + source.dst_offset(source.cursor(o, k + j), o, k + j),
+                          Op::finalize(values[j], work.reduced));
+    }
   }
 }
 
@@ -179,7 +182,7 @@ __device__ TENSORX_FORCE_INLINE void combine_thread_rows(A (&values)[V],
 template <class Op, class Saver, int V, class C, class T, class Source>
 __device__ __noinline__ void finish_column_splits(
     T* dst, const Source& source, const ColumnWork& work, const accumulator_t<Op, C>* partials,
-    index_t o, index_t k, bool active, ColumnRowValues<accumulator_t<Op, C>, V>& row_values) {
+    index_t o, index_t k, int mine, ColumnRowValues<accumulator_t<Op, C>, V>& row_values) {
   using A = accumulator_t<Op, C>;
   const int thread_row = static_cast<int>(threadIdx.x) / 32;
   const index_t results = work.outer * work.inner;
@@ -188,27 +191,87 @@ __device__ __noinline__ void finish_column_splits(
   A totals[V];
   TENSORX_UNROLL
   for (int j = 0; j < V; ++j) totals[j] = Op::template identity<C>();
-  if (active) {
-    for (int s = thread_row; s < work.splits; s += kColumnThreadRows) {
-      TENSORX_UNROLL
-      for (int j = 0; j < V; ++j) {
+  for (int s = thread_row; s < work.splits; s += kColumnThreadRows) {
+    TENSORX_UNROLL
+    for (int j = 0; j < V; ++j) {
+      if (j < mine) {
         totals[j] = Op::combine(totals[j], load_partial(&partials[s * results + result + j]));
       }
     }
   }
   combine_thread_rows<Op>(totals, row_values);
-  if (thread_row == 0 && active) save_columns<Op, Saver>(dst, source, work, o, k, totals);
+  if (thread_row == 0) save_columns<Op, Saver>(dst, source, work, o, k, mine, totals);
 }
 
-/// Sums the thread's share of its V columns, rows r, r + kColumnThreadRows, ... of [r, r1), in
-/// row order, into `values`. One column a thread (V = 1, any source) issues kColumnUnroll scalar
-/// loads before it combines them; V columns a thread (a dense source whose rows allow 16-byte
-/// loads) issue kReduceUnroll loads of V adjacent elements each, as the row kernel does.
+/// V values of a column-kernel thread, passed whole to and from a function.
+template <class A, int V>
+struct ColumnValues {
+  A values[V];
+};
+
+/// `values` combined with the thread's `mine` columns (at most V, from `cursor` of a dense
+/// source) of rows r, r + kColumnThreadRows, ... of [r, r1), one element a load, a row at a time,
+/// in row order: the column kernel's reads where 16-byte loads are not allowed. Not inlined:
+/// inside the kernel its loads and addresses raised the registers of the 16-byte loop, which does
+/// the reading where rows are aligned (float 44 -> 54 a thread, five blocks a multiprocessor ->
+/// four; ptxas, sm_90).
+template <class Op, int V, class C, class Source, class A>
+__device__ __noinline__ ColumnValues<A, V> columns_by_element(const Source& source, index_t cursor,
+                                                              int mine, index_t r, index_t r1,
+                                                              ColumnValues<A, V> acc) {
+  for (; r < r1; r += kColumnThreadRows) {
+    TENSORX_UNROLL
+    for (int j = 0; j < V; ++j) {
+      if (j < mine) {
+        acc.values[j] = Op::combine(acc.values[j], Op::lift(source.value(cursor + j, r), r));
+      }
+    }
+  }
+  return acc;
+}
+
+/// Combines the thread's share of its `mine` columns (at most V), rows r, r + kColumnThreadRows,
+/// ... of [r, r1), in row order, into `values`. With V > 1: where work.vectors, V adjacent
+/// elements of a row a load, kReduceUnroll loads in flight, as the row kernel keeps; else one
+/// element a load (columns_by_element). With V = 1 (any source): kColumnUnroll loads in flight.
 template <class Op, int V, class C, class Source, class Cursor, class A>
 __device__ TENSORX_FORCE_INLINE void accumulate_columns(const Source& source, const Cursor& cursor,
-                                                        index_t inner, index_t r, index_t r1,
-                                                        A (&values)[V]) {
-  if constexpr (V == 1) {
+                                                        const ColumnWork& work, int mine, index_t r,
+                                                        index_t r1, A (&values)[V]) {
+  if constexpr (V > 1) {
+    if (!work.vectors) {
+      ColumnValues<A, V> acc;
+      TENSORX_UNROLL
+      for (int j = 0; j < V; ++j) acc.values[j] = values[j];
+      acc = columns_by_element<Op, V, C>(source, cursor, mine, r, r1, acc);
+      TENSORX_UNROLL
+      for (int j = 0; j < V; ++j) values[j] = acc.values[j];
+      return;
+    }
+    // The elements of row r sit at cursor + r * inner: the row kernel's fetch and load of a
+    // row's elements r * inner .. r * inner + V - 1.
+    for (; r + (kReduceUnroll - 1) * kColumnThreadRows < r1;
+         r += kReduceUnroll * kColumnThreadRows) {
+      decltype(source.template fetch<V>(cursor, 0)) fetched[kReduceUnroll];
+      TENSORX_UNROLL
+      for (int u = 0; u < kReduceUnroll; ++u) {
+        fetched[u] = source.template fetch<V>(cursor, (r + u * kColumnThreadRows) * work.inner);
+      }
+      TENSORX_UNROLL
+      for (int u = 0; u < kReduceUnroll; ++u) {
+        const Lanes<C, V> loaded = source.template lanes<V>(fetched[u]);
+        TENSORX_UNROLL
+        for (int j = 0; j < V; ++j) values[j] = Op::combine(values[j], loaded[j]);
+      }
+    }
+    for (; r < r1; r += kColumnThreadRows) {
+      const Lanes<C, V> loaded = source.template load<V>(cursor, r * work.inner);
+      TENSORX_UNROLL
+      for (int j = 0; j < V; ++j) values[j] = Op::combine(values[j], loaded[j]);
+    }
+  } else {
+    (void)work;
+    (void)mine;
     for (; r + (kColumnUnroll - 1) * kColumnThreadRows < r1;
          r += kColumnUnroll * kColumnThreadRows) {
       C loaded[kColumnUnroll];
@@ -222,38 +285,19 @@ __device__ TENSORX_FORCE_INLINE void accumulate_columns(const Source& source, co
     }
     for (; r < r1; r += kColumnThreadRows)
       values[0] = Op::combine(values[0], Op::lift(source.value(cursor, r), r));
-  } else {
-    // The elements of row r sit at cursor + r * inner: the row kernel's fetch and load of a
-    // row's elements r * inner .. r * inner + V - 1.
-    for (; r + (kReduceUnroll - 1) * kColumnThreadRows < r1;
-         r += kReduceUnroll * kColumnThreadRows) {
-      decltype(source.template fetch<V>(cursor, 0)) fetched[kReduceUnroll];
-      TENSORX_UNROLL
-      for (int u = 0; u < kReduceUnroll; ++u) {
-        fetched[u] = source.template fetch<V>(cursor, (r + u * kColumnThreadRows) * inner);
-      }
-      TENSORX_UNROLL
-      for (int u = 0; u < kReduceUnroll; ++u) {
-        const Lanes<C, V> loaded = source.template lanes<V>(fetched[u]);
-        TENSORX_UNROLL
-        for (int j = 0; j < V; ++j) values[j] = Op::combine(values[j], loaded[j]);
-      }
-    }
-    for (; r < r1; r += kColumnThreadRows) {
-      const Lanes<C, V> loaded = source.template load<V>(cursor, r * inner);
-      TENSORX_UNROLL
-      for (int j = 0; j < V; ++j) values[j] = Op::combine(values[j], loaded[j]);
-    }
   }
 }
 
 /// The column kernel: each warp of a block across the 32 x V columns of a tile, the block's eight
 /// warps down the rows of its split, V adjacent columns a thread. V > 1 only for a dense source
-/// whose every row starts 16-byte aligned (inner a multiple of V), and never for an indexed
-/// reducer: a warp then reads 512 bytes of a row of floats per load instead of 128, and each
+/// and a reducer that is not indexed (V of the row kernel's 16-byte loads: four floats, eight
+/// float16): a warp then reads 512 bytes of a row of floats per load instead of 128, and each
 /// thread keeps 64 bytes in flight instead of 32 (column sums of 8192 x 8192 floats with one
 /// column a thread: 0.59 of a copy on an H200, 0.20 instructions issued a cycle, no eligible warp
-/// in 80% of cycles; ncu, 2026-11-28).
+/// in 80% of cycles; ncu, 2026-11-28). The V columns are read with one 16-byte load where every
+/// row starts aligned (work.vectors), else an element at a time (columns_by_element): one kernel
+/// for both, so that a reduction compiles no more kernels than it did with one column a thread
+/// (nvcc's time is most of a CUDA unit's).
 template <class Op, class Saver, int V, class C, class T, class Source>
 __global__ void __launch_bounds__(kCudaThreads)
     reduce_columns_kernel(T* dst, Source source, ColumnWork work, accumulator_t<Op, C>* partials,
@@ -269,23 +313,28 @@ __global__ void __launch_bounds__(kCudaThreads)
   for (index_t unit = blockIdx.x; unit < work.outer * work.tiles; unit += gridDim.x) {
     const index_t o = unit / work.tiles;
     const index_t k = unit % work.tiles * (32 * V) + index_t{column} * V;  // the first column
-    const bool active = k < work.inner;  // all V of them: inner is a multiple of V
+    // The thread's columns within the row: V, fewer in a last tile's last thread, none past it.
+    const int mine = k >= work.inner      ? 0
+                     : work.inner - k < V ? static_cast<int>(work.inner - k)
+                                          : V;
     A values[V];
     TENSORX_UNROLL
     for (int j = 0; j < V; ++j) values[j] = Op::template identity<C>();
-    if (active) {
-      accumulate_columns<Op, V, C>(source, source.cursor(o, k), work.inner, r0 + thread_row, r1,
+    if (mine > 0) {
+      accumulate_columns<Op, V, C>(source, source.cursor(o, k), work, mine, r0 + thread_row, r1,
                                    values);
     }
     combine_thread_rows<Op>(values, row_values);
     const index_t result = o * work.inner + k;
     if (work.splits == 1) {
-      if (thread_row == 0 && active) save_columns<Op, Saver>(dst, source, work, o, k, values);
+      if (thread_row == 0) save_columns<Op, Saver>(dst, source, work, o, k, mine, values);
     } else {
       const index_t results = work.outer * work.inner;
-      if (thread_row == 0 && active) {
+      if (thread_row == 0) {
         TENSORX_UNROLL
-        for (int j = 0; j < V; ++j) partials[split * results + result + j] = values[j];
+        for (int j = 0; j < V; ++j) {
+          if (j < mine) partials[split * results + result + j] = values[j];
+        }
       }
       __threadfence();
       __syncthreads();
@@ -295,8 +344,7 @@ __global__ void __launch_bounds__(kCudaThreads)
       __syncthreads();
       // `last` is the same in every thread of the block: all of them reach the helper's barrier.
       if (last) {
-        finish_column_splits<Op, Saver, V, C>(dst, source, work, partials, o, k, active,
-                                              row_values);
+        finish_column_splits<Op, Saver, V, C>(dst, source, work, partials, o, k, mine, row_values);
       }
       __syncthreads();  // `last` serves the next unit
     }
