@@ -236,7 +236,8 @@ __device__ __noinline__ ColumnValues<A, V> columns_by_element(const Source& sour
 /// element a load (columns_by_element). With V = 1 (any source): kColumnUnroll loads in flight.
 template <class Op, int V, class C, class Source, class Cursor, class A>
 __device__ TENSORX_FORCE_INLINE void accumulate_columns(const Source& source, const Cursor& cursor,
-                                                        const ColumnWork& work, int mine, index_t r,
+                                                        [[maybe_unused]] const ColumnWork& work,
+                                                        [[maybe_unused]] int mine, index_t r,
                                                         index_t r1, A (&values)[V]) {
   if constexpr (V > 1) {
     if (!work.vectors) {
@@ -270,8 +271,6 @@ __device__ TENSORX_FORCE_INLINE void accumulate_columns(const Source& source, co
       for (int j = 0; j < V; ++j) values[j] = Op::combine(values[j], loaded[j]);
     }
   } else {
-    (void)work;
-    (void)mine;
     for (; r + (kColumnUnroll - 1) * kColumnThreadRows < r1;
          r += kColumnUnroll * kColumnThreadRows) {
       C loaded[kColumnUnroll];

@@ -31,10 +31,10 @@ constexpr index_t kMinRowSplit = 4096;
 constexpr index_t kMinColumnSplit = 64;
 /// Loads each thread issues before it combines them, to keep enough bytes in flight.
 constexpr int kReduceUnroll = 4;
-/// The same for a column-kernel thread that reads one column, one element a load (strided
-/// sources, indexed reducers, rows that do not start 16-byte aligned; others read 16 bytes a load
-/// and use kReduceUnroll): with 4, each thread had 16 bytes in flight, and column sums of 8192 x
-/// 8192 floats kept an H200's DRAM 70% busy, at 0.57 of a device copy (ncu --clock-control none,
+/// The same for a column-kernel thread that takes one column (strided sources, indexed
+/// reducers), one element a load; threads of four or eight columns read 16 bytes a load and use
+/// kReduceUnroll. With 4, each thread had 16 bytes in flight, and column sums of 8192 x 8192
+/// floats kept an H200's DRAM 70% busy, at 0.57 of a device copy (ncu --clock-control none,
 /// 2026-11-28); 8 gave 0.59.
 constexpr int kColumnUnroll = 8;
 
