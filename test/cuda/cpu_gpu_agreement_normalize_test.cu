@@ -2,8 +2,10 @@
 // normalisations, cross_entropy (its rows' losses and their mean in one kernel) and a
 // user-written softmax and layer norm, on row lengths that take each GPU
 // mode (a warp per row, a block per row with rows staged in shared memory or read from global
-// memory, the materialising route), every mode also forced on small shapes; and the GPU repeats
-// its own results bit for bit. Sums differ between the engines by their summation orders only:
+// memory, the blocks of a cluster per row, the materialising route), every mode also forced on
+// small shapes (clusters of 2, 3 and 16 blocks, slices left empty among them); and the GPU
+// repeats its own results bit for bit. Clusters need compute capability 9.0: on an older device
+// the cluster cases run a block per row. Sums differ between the engines by their summation orders only:
 // a few units of roundoff per level of a tree over the row, relative to the result's magnitude
 // (softmax's outputs and the normalised values are of order 1).
 #include <cmath>
@@ -31,10 +33,17 @@ namespace {
 
 using Mode = tx::detail::RowGpuMode;
 
-/// Forces a GPU mode for the scope of a case, and restores the default.
+/// Forces a GPU mode (and for kCluster the cluster's blocks) for the scope of a case, and restores
+/// the defaults.
 struct ForcedMode {
-  explicit ForcedMode(Mode mode) { tx::detail::forced_row_gpu_mode = mode; }
-  ~ForcedMode() { tx::detail::forced_row_gpu_mode = Mode::kAuto; }
+  explicit ForcedMode(Mode mode, int cluster_blocks = 4) {
+    tx::detail::forced_row_gpu_mode = mode;
+    tx::detail::forced_cluster_blocks = cluster_blocks;
+  }
+  ~ForcedMode() {
+    tx::detail::forced_row_gpu_mode = Mode::kAuto;
+    tx::detail::forced_cluster_blocks = 4;
+  }
   ForcedMode(const ForcedMode&) = delete;
   ForcedMode& operator=(const ForcedMode&) = delete;
 };
@@ -51,6 +60,8 @@ const char* mode_name(Mode mode) {
       return "block, global";
     case Mode::kMaterialising:
       return "materialising";
+    case Mode::kCluster:
+      return "cluster";
   }
   return "?";
 }
@@ -62,11 +73,15 @@ Tolerance normalisation_tolerance(index_t length) {
   return {8.0 + 4.0 * levels, 1.0};
 }
 
-/// Every normalisation of x (rows, length) on the CPU and the GPU, compared.
+/// Every normalisation of x (rows, length) on the CPU and the GPU, compared (with kCluster,
+/// `cluster_blocks` blocks to a row).
 template <class T>
-void check_normalisations(const tx::Dim<2>& dims, Mode mode, std::mt19937_64& rng) {
-  const ForcedMode forced(mode);
-  const std::string shape = tx::testing::agreement::shape_name(dims) + " (" + mode_name(mode) + ")";
+void check_normalisations(const tx::Dim<2>& dims, Mode mode, std::mt19937_64& rng,
+                          int cluster_blocks = 4) {
+  const ForcedMode forced(mode, cluster_blocks);
+  std::string shape = tx::testing::agreement::shape_name(dims) + " (" + mode_name(mode);
+  if (mode == Mode::kCluster) shape += " of " + std::to_string(cluster_blocks);
+  shape += ")";
   const auto x = random_array<T>(dims, rng, -4, 4);
   const auto gamma = random_array<T>(tx::make_dim(dims[1]), rng, 0.5, 1.5);
   const auto beta = random_array<T>(tx::make_dim(dims[1]), rng, -1, 1);
@@ -120,17 +135,25 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_row_length_in_the_automatic_mode, T, Types) 
       check_normalisations<T>(tx::make_dim(rows, length), Mode::kAuto, rng);
     }
   }
-  // Few long rows take the materialising route.
+  // Few long rows are spread over the blocks of clusters (the materialising route where a device
+  // has no clusters); rows too long for a block to stage are cut over a cluster's blocks.
   check_normalisations<T>(tx::make_dim(2, 100000), Mode::kAuto, rng);
+  check_normalisations<T>(tx::make_dim(140, 65536), Mode::kAuto, rng);
+  check_normalisations<T>(tx::make_dim(3, 262144), Mode::kAuto, rng);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_mode_forced_on_small_shapes, T, Types) {
   std::mt19937_64 rng(3102);
+  const auto shapes = {tx::make_dim(1, 1),    tx::make_dim(5, 3), tx::make_dim(9, 33),
+                       tx::make_dim(3, 1500), tx::make_dim(0, 7), tx::make_dim(4, 0)};
   for (const Mode mode : {Mode::kWarp, Mode::kBlock, Mode::kBlockGlobal, Mode::kMaterialising}) {
-    for (const auto& dims : {tx::make_dim(1, 1), tx::make_dim(5, 3), tx::make_dim(9, 33),
-                             tx::make_dim(3, 1500), tx::make_dim(0, 7), tx::make_dim(4, 0)}) {
-      check_normalisations<T>(dims, mode, rng);
-    }
+    for (const auto& dims : shapes) check_normalisations<T>(dims, mode, rng);
+  }
+  // Clusters: with 16 blocks, rows of 1, 3 and 33 leave most slices empty; rows of 1500 in
+  // slices of 752, 512 and 96 elements, the last one shorter.
+  for (const int blocks : {2, 3, 16}) {
+    for (const auto& dims : shapes) check_normalisations<T>(dims, Mode::kCluster, rng, blocks);
+    check_normalisations<T>(tx::make_dim(70, 5000), Mode::kCluster, rng, blocks);
   }
 }
 
@@ -154,8 +177,9 @@ BOOST_AUTO_TEST_CASE(strided_transposed_and_in_place_operands) {
 
 BOOST_AUTO_TEST_CASE(in_place_keepdims_results_and_partial_staging_in_every_mode) {
   std::mt19937_64 rng(3106);
-  for (const Mode mode : {Mode::kAuto, Mode::kWarp, Mode::kBlock, Mode::kBlockGlobal}) {
-    const ForcedMode forced(mode);
+  for (const Mode mode :
+       {Mode::kAuto, Mode::kWarp, Mode::kBlock, Mode::kBlockGlobal, Mode::kCluster}) {
+    const ForcedMode forced(mode, 3);
     const std::string name = std::string(" (") + mode_name(mode) + ")";
     const auto x = random_array<float>(tx::make_dim(37, 300), rng, -4, 4);
     const Tolerance tolerance = normalisation_tolerance<float>(300);
@@ -225,12 +249,19 @@ BOOST_AUTO_TEST_CASE(every_thread_of_a_team_agrees_on_a_maximum_of_signed_zeros)
 
 BOOST_AUTO_TEST_CASE(the_gpu_repeats_its_results_bit_for_bit) {
   std::mt19937_64 rng(3104);
-  for (const index_t length : {100, 3000, 20000}) {
+  for (const index_t length : {100, 3000, 20000, 100000}) {
     const auto x = mirror_on_gpu(random_array<float>(tx::make_dim(50, length), rng, -4, 4));
     tx::Array<float, 2> first = tx::softmax<1>(x), second = tx::softmax<1>(x);
     check_against_cpu("softmax twice", tx::to(first, tx::CpuPlace()), second,
                       tx::testing::agreement::kBitwise);
   }
+  // A cluster's blocks combine their values in block order, the same in every run.
+  const ForcedMode forced(Mode::kCluster, 5);
+  const auto x = mirror_on_gpu(random_array<float>(tx::make_dim(20, 9000), rng, -4, 4));
+  tx::Array<float, 2> first = tx::layer_norm<1>(x, x[0], x[1], 1e-5f);
+  tx::Array<float, 2> second = tx::layer_norm<1>(x, x[0], x[1], 1e-5f);
+  check_against_cpu("layer_norm twice in clusters", tx::to(first, tx::CpuPlace()), second,
+                    tx::testing::agreement::kBitwise);
 }
 
 BOOST_AUTO_TEST_CASE(one_kernel_per_assignment) {
@@ -250,6 +281,17 @@ BOOST_AUTO_TEST_CASE(one_kernel_per_assignment) {
   before = tx::stats::passes();
   loss = tx::cross_entropy(x, labels);
   BOOST_TEST(tx::stats::passes() - before == 2u);
+  // Two rows of 100000: spread over the blocks of clusters in one kernel, where the device has
+  // them; else the materialising route, a pass per reduction and one for the output.
+  const auto wide = mirror_on_gpu(random_array<float>(tx::make_dim(2, 100000), rng, -4, 4));
+  tx::Array<float, 2> w(wide.dims(), wide.place());
+  before = tx::stats::passes();
+  w = tx::softmax<1>(wide);
+  if (tx::detail::max_cluster_blocks(0) > 1) {
+    BOOST_TEST(tx::stats::passes() - before == 1u);
+  } else {
+    BOOST_TEST(tx::stats::passes() - before > 1u);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

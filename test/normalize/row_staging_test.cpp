@@ -2,12 +2,15 @@
 // checked here without a GPU: for the plans of real expressions, each layout is checked against
 // rules derived from the plan's leaves alone (every row a reduction reads staged once, at its own
 // 16-byte aligned place; leaves reading the same row pointed at it; broadcast rows and rows only
-// the output reads left in global memory), and its sizes against numbers worked out by hand.
+// the output reads left in global memory), and its sizes against numbers worked out by hand; and
+// when rows are cut into slices over the blocks of a cluster, and how (row_slice,
+// choose_row_staging).
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
 #include <bitset>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include <tensorx/reduce/row_staging.h>
@@ -56,8 +59,9 @@ struct Staging {
   txd::StashRequest stash;
 };
 
-template <class E, class T, int N>
-Staging staging_of(const E& e, const tx::Array<T, N>& dst) {
+/// Calls f(plan, row_length) with the fused plan that `dst = e` runs.
+template <class E, class T, int N, class F>
+void with_plan_of(const E& e, const tx::Array<T, N>& dst, F&& f) {
   constexpr txd::RowFusion kKind = txd::row_fusion_v<E>;
   static_assert(kKind != txd::RowFusion::kNone, "the expression fuses");
   constexpr txd::RowRole kRole = txd::top_role(kKind);
@@ -66,12 +70,40 @@ Staging staging_of(const E& e, const tx::Array<T, N>& dst) {
       txd::prepare_fused<kRole>(e, txd::EvalContext<txd::HostTranslationUnit>{place});
   auto plan = txd::make_fused_plan<kRole>(prepared, dst.dims());
   txd::number_row_reductions(plan);
-  const tx::index_t row_length = kKind == txd::RowFusion::kRows ? dst.dims().at(N - 1) : 0;
-  Staging out{txd::staging_layout<N>(plan, row_length), {}, txd::stash_request(plan, row_length)};
-  LeafRecorder recorder;
-  txd::for_each_row_leaf<false>(plan, tx::Dim<N>(), row_length, recorder);
-  out.leaves = recorder.leaves;
+  f(plan, kKind == txd::RowFusion::kRows ? dst.dims().at(N - 1) : tx::index_t{0});
+}
+
+/// The staging of `dst = e`, its rows cut into slices of `slice_length` where that is above 0.
+template <class E, class T, int N>
+Staging staging_of(const E& e, const tx::Array<T, N>& dst, tx::index_t slice_length = 0) {
+  Staging out;
+  with_plan_of(e, dst, [&](auto& plan, tx::index_t row_length) {
+    out.layout = txd::staging_layout<N>(plan, row_length, slice_length);
+    out.stash = txd::stash_request(plan, row_length, slice_length);
+    LeafRecorder recorder;
+    txd::for_each_row_leaf<false>(plan, tx::Dim<N>(), row_length, recorder);
+    out.leaves = recorder.leaves;
+  });
   return out;
+}
+
+/// How `dst = e` over dst's rows stages them within `limits` (choose_row_staging).
+template <class E, class T, int N>
+txd::RowStaging chosen_staging(const E& e, const tx::Array<T, N>& dst,
+                               const txd::StagingLimits& limits) {
+  txd::RowStaging out{};
+  with_plan_of(e, dst, [&](auto& plan, tx::index_t row_length) {
+    const tx::index_t items = row_length > 0 ? dst.numel() / row_length : dst.numel();
+    out = txd::choose_row_staging<N>(plan, row_length, items, limits);
+  });
+  return out;
+}
+
+/// The limits of an H100 or H200 for a block team: a budget of 200 KiB a block, a third of a
+/// multiprocessor's 228 KiB less the runtime's 1 KiB and the kernel's own 1 KiB, clusters of up to
+/// 16 blocks; `spread_to` as StagingLimits says.
+txd::StagingLimits hopper_limits(tx::index_t spread_to = 0) {
+  return {200 * 1024, 228 * 1024 / 3 - 2048, 16, spread_to};
 }
 
 /// Checks the layout against the rules, for plans of at most kMaxStagedLeaves leaves and
@@ -276,6 +308,145 @@ BOOST_AUTO_TEST_CASE(a_part_the_output_and_a_reduction_share_is_stashed_where_it
   BOOST_TEST(with.bytes == softmax.layout.bytes + 4000u);
   BOOST_TEST(with.stash_slot == softmax.stash.slot);
   BOOST_TEST(softmax.layout.stash_offset == -1);
+}
+
+BOOST_AUTO_TEST_CASE(the_slices_of_a_row_cover_it_once_in_aligned_consecutive_pieces) {
+  auto rng = tx::testing::make_rng(156);
+  std::uniform_int_distribution<tx::index_t> lengths(0, 300000);
+  for (int trial = 0; trial < 200; ++trial) {
+    const tx::index_t longest = trial < 4 ? trial : lengths(rng);
+    const int blocks = 2 + trial % 15;
+    const tx::index_t slice = txd::row_slice_length(longest, blocks);
+    BOOST_TEST_CONTEXT("longest " << longest << ", " << blocks << " blocks") {
+      // The shortest multiple of the quantum whose `blocks` slices hold the longest row.
+      BOOST_TEST(slice % txd::kRowSliceQuantum == 0);
+      BOOST_TEST(slice * blocks >= longest);
+      BOOST_TEST((slice == 0 || (slice - txd::kRowSliceQuantum) * blocks < longest));
+      // Every row of the pass, the longest and shorter ones, is covered once, in rank order.
+      for (const tx::index_t length : {longest, longest / 3, tx::index_t{1}}) {
+        if (length > longest) continue;
+        tx::index_t next = 0;
+        for (int rank = 0; rank < blocks; ++rank) {
+          const txd::RowSlice piece = txd::row_slice(length, slice, rank);
+          // Every slice begins at a multiple of the quantum, an empty one past the row's end.
+          BOOST_TEST(piece.begin % txd::kRowSliceQuantum == 0);
+          BOOST_TEST(piece.end - piece.begin <= slice);
+          if (piece.begin < length) {
+            BOOST_TEST(piece.begin == next);
+            BOOST_TEST(piece.begin < piece.end);
+            BOOST_TEST(piece.end <= length);
+            next = piece.end;
+          } else {
+            BOOST_TEST(piece.end == piece.begin);
+          }
+        }
+        BOOST_TEST(next == length);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_block_of_a_cluster_stages_its_slice_of_each_row) {
+  auto rng = tx::testing::make_rng(157);
+  const auto x = tx::testing::random_array<float>(tx::make_dim(3, 1000), rng);
+  const auto short_rows = tx::testing::random_array<float>(tx::make_dim(3, 7), rng);
+  tx::Array<float, 2> z(x.dims());
+  const auto k = tx::keepdims;
+  // Slices of 256 elements: a block stages 256 floats of x (1024 bytes), and softmax's buffer
+  // holds the block's 256 values.
+  const Staging sliced = staging_of(tx::softmax<1>(x), z, 256);
+  BOOST_TEST(copied_rows(sliced.layout) == 1u);
+  BOOST_TEST(sliced.layout.bytes == 1024u);
+  BOOST_TEST(sliced.stash.bytes == 1024u);
+  // Rows shorter than a slice are staged whole: the 7 floats of the short rows, padded to 32.
+  const Staging two = staging_of(tx::sum<1>(x, k) + tx::sum<1>(short_rows, k), z, 256);
+  BOOST_TEST(copied_rows(two.layout) == 2u);
+  BOOST_TEST(two.layout.bytes == 1024u + 32u);
+  // A slice longer than the rows stages them whole.
+  const Staging whole = staging_of(tx::softmax<1>(x), z, 4096);
+  BOOST_TEST(whole.layout.bytes == 4000u);
+  BOOST_TEST(whole.stash.bytes == 4000u);
+}
+
+BOOST_AUTO_TEST_CASE(rows_that_outgrow_a_third_of_a_multiprocessor_are_cut_over_a_cluster) {
+  auto rng = tx::testing::make_rng(158);
+  const auto k = tx::keepdims;
+  // Rows of 8192 floats: 32 KiB staged and 32 KiB of stash fit a third of a multiprocessor:
+  // a block per row, as before clusters.
+  {
+    const auto x = tx::testing::random_array<float>(tx::make_dim(4, 8192), rng);
+    tx::Array<float, 2> y(x.dims());
+    const txd::RowStaging s = chosen_staging(tx::softmax<1>(x), y, hopper_limits());
+    BOOST_TEST(s.blocks == 1);
+    BOOST_TEST(s.slice_length == 0);
+    BOOST_TEST(s.layout.bytes == 65536u);
+    BOOST_TEST(s.layout.stash_offset == 32768);
+  }
+  // Rows of 16384 floats: 128 KiB a block with the stash; two blocks of 64 KiB each.
+  {
+    const auto x = tx::testing::random_array<float>(tx::make_dim(4, 16384), rng);
+    tx::Array<float, 2> y(x.dims());
+    const txd::RowStaging s = chosen_staging(tx::softmax<1>(x), y, hopper_limits());
+    BOOST_TEST(s.blocks == 2);
+    BOOST_TEST(s.slice_length == 8192);
+    BOOST_TEST(s.layout.bytes == 65536u);
+    BOOST_TEST(s.layout.stash_offset == 32768);
+    // Without clusters (a device before compute capability 9.0): the block stages it whole.
+    txd::StagingLimits none = hopper_limits();
+    none.max_blocks = 1;
+    const txd::RowStaging alone = chosen_staging(tx::softmax<1>(x), y, none);
+    BOOST_TEST(alone.blocks == 1);
+    BOOST_TEST(alone.layout.bytes == 131072u);
+  }
+  // Rows of 262144 floats: with the stash no 16 blocks hold them (128 KiB each), without it 14
+  // (slices of 18736 floats, 74944 bytes; 13 would take 80704).
+  {
+    const auto x = tx::testing::random_array<float>(tx::make_dim(2, 262144), rng);
+    tx::Array<float, 2> y(x.dims());
+    const txd::RowStaging s = chosen_staging(tx::softmax<1>(x), y, hopper_limits());
+    BOOST_TEST(s.blocks == 14);
+    BOOST_TEST(s.slice_length == 18736);
+    BOOST_TEST(s.layout.bytes == 74944u);
+    BOOST_TEST(s.layout.stash_offset == -1);
+    // layer_norm has no stash: its one staged row, the same way.
+    const auto g = tx::testing::random_array<float>(tx::make_dim(262144), rng);
+    const txd::RowStaging norm = chosen_staging(tx::layer_norm<1>(x, g, g, 1e-5f), y,
+                                                hopper_limits());
+    BOOST_TEST(norm.blocks == 14);
+    BOOST_TEST(norm.layout.bytes == 74944u);
+  }
+  // Two rows of 100000 floats would leave most of 132 multiprocessors idle: as many blocks as
+  // there may be (16), each a slice of 6256 floats staged with its stash, 2 x 25024 bytes.
+  {
+    const auto x = tx::testing::random_array<float>(tx::make_dim(2, 100000), rng);
+    tx::Array<float, 2> y(x.dims());
+    const txd::RowStaging s = chosen_staging(tx::softmax<1>(x), y, hopper_limits(132));
+    BOOST_TEST(s.blocks == 16);
+    BOOST_TEST(s.slice_length == 6256);
+    BOOST_TEST(s.layout.bytes == 2u * 25024u);
+    // With enough rows to fill the device, rows of 100000 take 11 blocks (with the stash).
+    const txd::RowStaging many = chosen_staging(tx::softmax<1>(x), y, hopper_limits());
+    BOOST_TEST(many.blocks == 11);
+  }
+  // A per-row pass (logsumexp: a value per row), its rows of 50000 floats in three blocks.
+  {
+    const auto x = tx::testing::random_array<float>(tx::make_dim(3, 50000), rng);
+    tx::Array<float, 1> s(tx::make_dim(3));
+    const txd::RowStaging lse = chosen_staging(tx::logsumexp<1>(x), s, hopper_limits());
+    BOOST_TEST(lse.blocks == 3);
+    BOOST_TEST(lse.layout.bytes == 66688u);  // 16672 floats
+  }
+  // Rows that nothing stages (the reductions read a broadcast column) are not cut.
+  {
+    const auto column = tx::testing::random_array<float>(tx::make_dim(3, 1), rng);
+    const auto x = tx::testing::random_array<float>(tx::make_dim(3, 60000), rng);
+    tx::Array<float, 2> y(x.dims());
+    const auto wide = tx::broadcast_to(column, x.dims());
+    const txd::RowStaging s =
+        chosen_staging(x - tx::max<1>(wide, k), y, hopper_limits(132));
+    BOOST_TEST(s.blocks == 1);
+    BOOST_TEST(s.layout.bytes == 0u);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

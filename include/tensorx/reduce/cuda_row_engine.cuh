@@ -28,8 +28,12 @@
 // loads and stores took most of the kernel's instructions (ncu on an H200, softmax of 8192 x 8192
 // floats: 111 warp instructions per element, 0.69 issued per cycle and scheduler, DRAM 36% busy).
 //
-// Few very long rows would leave most of the device idle with a team per row: those take the
-// materialising route instead (a reduction kernel per reduction, then one element-wise pass; see
+// Clusters: where a block's share of a row outgrows a third of a multiprocessor's shared memory,
+// or a few long rows would leave most of the device idle with a block per row, the row is cut into
+// slices over the blocks of a thread block cluster (compute capability 9.0 and later), each block
+// staging its slice and the blocks' values meeting in distributed shared memory
+// (cuda_row_cluster.cuh; choose_row_staging says when). Elsewhere, few very long rows take the
+// materialising route (a reduction kernel per reduction, then one element-wise pass; see
 // fused_pass_fills_device).
 //
 // Included by reduce/row_writer.h in CUDA translation units only.
@@ -53,6 +57,7 @@
 #include "tensorx/engine/cuda_launch.cuh"
 #include "tensorx/place/device.h"
 #include "tensorx/reduce/cuda_reduce.cuh"
+#include "tensorx/reduce/cuda_row_cluster.cuh"
 #include "tensorx/reduce/reducers.h"
 #include "tensorx/reduce/row_fusion.h"
 #include "tensorx/reduce/row_staging.h"
@@ -95,16 +100,35 @@ constexpr int fused_blocks_per_multiprocessor(bool rows, bool stash) {
 }
 
 /// The threads that own one row: `lanes` consecutive lanes of a warp (a power of two up to 32),
-/// or, with `lanes` 0, the whole block. The launch chooses, the same for every thread, so that one
-/// kernel serves every team size (a kernel per team size doubled what each expression compiles
-/// to). Every team of a launch has the same size, so a warp's teams take the same branches.
+/// or, with `lanes` 0, the whole block, or with `blocks` above 1 the blocks of a cluster, each
+/// block its slice of the row (cuda_row_cluster.cuh). The launch chooses, the same for every
+/// thread, so that one kernel serves every team size (a kernel per team size doubled what each
+/// expression compiles to). Every team of a launch has the same size, so a warp's teams take the
+/// same branches. size() and rank() count the threads of a block, which share a slice.
 struct RowTeam {
   int lanes;
+  /// The blocks of the cluster that owns a row (1: none), each owning a slice of every row
+  /// (row_slice), of slice_quanta * kRowSliceQuantum elements. The block's rank among them is
+  /// read from its special register where it is needed: kept here, with a 64-bit slice length,
+  /// it cost the rows kernels of layer_norm four registers at their bound of 64, and spills
+  /// (SASS, sm_90).
+  int blocks;
+  int slice_quanta;
 
   /// The team of the whole block.
-  __device__ static RowTeam block() { return RowTeam{0}; }
+  __device__ static RowTeam block() { return RowTeam{0, 1, 0}; }
 
   __device__ bool in_warp() const { return lanes != 0; }
+  __device__ bool in_cluster() const { return blocks > 1; }
+  /// The part of a row of `length` elements this thread's block owns: all of it but in a cluster.
+  __device__ TENSORX_FORCE_INLINE RowSlice slice(index_t length) const {
+    if (!in_cluster()) return RowSlice{0, length};
+    return row_slice(length, index_t{slice_quanta} * kRowSliceQuantum, cluster_block_rank());
+  }
+  /// True in the one thread of the team that writes the team's single result.
+  __device__ bool leads() const {
+    return rank() == 0 && (!in_cluster() || cluster_block_rank() == 0);
+  }
   __device__ int size() const { return in_warp() ? lanes : static_cast<int>(blockDim.x); }
   __device__ int rank() const {
     return in_warp() ? static_cast<int>(threadIdx.x) & (lanes - 1) : static_cast<int>(threadIdx.x);
@@ -119,16 +143,21 @@ struct RowTeam {
     return in_warp() ? static_cast<int>(blockDim.x) >> lanes_shift() : 1;
   }
   __device__ index_t first() const {
+    if (in_cluster()) return cluster_index();
     return static_cast<index_t>(blockIdx.x) * per_block() + in_block();
   }
-  __device__ index_t count() const { return static_cast<index_t>(gridDim.x) * per_block(); }
+  __device__ index_t count() const {
+    if (in_cluster()) return cluster_count();
+    return static_cast<index_t>(gridDim.x) * per_block();
+  }
   /// The team's lanes in its warp (every lane for a team of 32 or the block).
   __device__ unsigned lane_mask() const {
     if (!in_warp() || lanes == kWarpSize) return 0xffffffffu;
     const unsigned first_lane = threadIdx.x % kWarpSize & ~static_cast<unsigned>(lanes - 1);
     return ((1u << lanes) - 1u) << first_lane;
   }
-  /// Waits for every thread of the team.
+  /// Waits for every thread of the team (of the block, in a cluster: what the blocks share goes
+  /// through cluster_combine).
   __device__ void sync() const {
     if (in_warp()) {
       __syncwarp(lane_mask());
@@ -161,7 +190,8 @@ __device__ TENSORX_FORCE_INLINE A shuffle_xor(const A& value, int mask, unsigned
 /// mask and combines the block's warps in an unrolled loop: with the run-time mask each shuffle
 /// took a MATCH.ANY, a REDUX.OR, a VOTE.ANY and a divergent branch, and the block's max and sum
 /// of a softmax row 282 instructions a thread where this path takes 79 (SASS, sm_90). The order
-/// of the combinations is the same on both paths.
+/// of the combinations is the same on both paths. A cluster's blocks then combine their values in
+/// block order (cluster_combine).
 template <class Op, class A>
 __device__ A team_combine(A value, RowTeam team) {
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
@@ -188,8 +218,13 @@ __device__ A team_combine(A value, RowTeam team) {
   value = warps[0];
   TENSORX_UNROLL
   for (int w = 1; w < kCudaThreads / kWarpSize; ++w) value = Op::combine(value, warps[w]);
+  if (team.in_cluster()) value = cluster_combine<Op>(value, team.blocks);
   return value;
 }
+
+/// The static shared memory of a fused kernel, with a margin: team_combine's exchange and
+/// cluster_combine's value.
+constexpr std::size_t kFusedStaticShared = 1024;
 
 /// The most shared memory a block stages rows in: rows of up to 51200 floats stay on chip. A row
 /// re-read from global memory costs more than the occupancy that a large block share gives up:
@@ -206,10 +241,9 @@ inline std::size_t staging_budget(int device) {
       int optin = 0;
       TENSORX_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                                 static_cast<int>(d)));
-      constexpr std::size_t kStaticShare = 1024;  // team_combine's exchange, and a margin
       const auto available = static_cast<std::size_t>(optin);
       result[d] = std::min(kMaxStagedBytesPerBlock,
-                           available > kStaticShare ? available - kStaticShare : 0);
+                           available > kFusedStaticShared ? available - kFusedStaticShared : 0);
     }
     return result;
   }();
@@ -256,9 +290,10 @@ __device__ void stage_row(T* staged, const T* source, index_t stride, index_t le
 }
 
 /// Stages one item's rows as a StagingLayout says (a visitor of for_each_row_leaf, over the plan
-/// the team then binds): the copying leaves start copying their rows into `share` (the team's
-/// share of shared memory; the team waits for them before it reads them), and every staged leaf
-/// is pointed at its row there.
+/// the team then binds): the copying leaves start copying their rows (in a cluster, the block's
+/// slice of them) into `share` (the team's share of shared memory; the team waits for them before
+/// it reads them), and every staged leaf is pointed at its row there, as if the whole row were
+/// (the team reads only its slice).
 struct StageItem {
   unsigned char* share;
   const StagingLayout& layout;
@@ -271,11 +306,13 @@ struct StageItem {
     const int ordinal = next++;
     if (ordinal >= kMaxStagedLeaves || layout.offsets[ordinal] < 0) return;
     T* staged = reinterpret_cast<T*>(share + layout.offsets[ordinal]);
+    const RowSlice slice = team.slice(length);
     if (((layout.copies >> ordinal) & 1u) != 0) {
-      stage_row(staged, leaf.data + linearize(start, leaf.strides), leaf.strides.at(M - 1), length,
-                team);
+      const index_t stride = leaf.strides.at(M - 1);
+      stage_row(staged, leaf.data + linearize(start, leaf.strides) + slice.begin * stride, stride,
+                slice.end - slice.begin, team);
     }
-    leaf.data = staged;
+    leaf.data = staged - slice.begin;
     leaf.strides = Dim<M>();
     leaf.strides.at(M - 1) = 1;
   }
@@ -313,31 +350,34 @@ struct RowFill {
   }
 };
 
-/// This thread's share of a reduction Op over the row of `length` elements of `bound` from
+/// This thread's share of a reduction Op over the elements `slice` of the row of `bound` from
 /// `index` (its last coordinate 0), before the team combines the shares: with `blocks`, every
 /// team-size-th block of V elements (16-byte loads where the row is staged or aligned, a lane
-/// per accumulator), then the last length % V elements one at a time; without, every
-/// team-size-th element, four at a time. The order is fixed by the length and the team. `fill`
-/// gets every value reduced, where it is read (before its conversion to C).
+/// per accumulator; slice.begin is a multiple of V), then the slice's last elements that make no
+/// whole block one at a time; without, every team-size-th element, four at a time. The order is
+/// fixed by the slice and the team. `fill` gets every value reduced, where it is read (before
+/// its conversion to C).
 template <class Op, class C, int V, class Bound, int M, class Fill>
-__device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, RowTeam team,
+__device__ C reduce_row_share(const Bound& bound, Dim<M> index, RowSlice slice, RowTeam team,
                               bool blocks, const Fill& fill) {
   constexpr int kAcc = kRowAccumulators<V>;
   C acc[kAcc];
   TENSORX_UNROLL
   for (int a = 0; a < kAcc; ++a) acc[a] = Op::template identity<C>();
   const index_t step = team.size();
-  index_t j = team.rank();
+  const index_t length = slice.end;
+  index_t j = slice.begin + team.rank();
   if (V > 1 && blocks) {
-    const index_t full = length / V;
-    for (index_t b = team.rank(); b < full; b += step) {
+    // slice.begin is a multiple of V (row_slice).
+    const index_t full = slice.begin / V + (slice.end - slice.begin) / V;
+    for (index_t b = slice.begin / V + team.rank(); b < full; b += step) {
       index.at(M - 1) = b * V;
       const auto lanes = load_at_of<V>(bound, index);
       fill.lanes(b * V, lanes);
       TENSORX_UNROLL
       for (int k = 0; k < V; ++k) acc[k] = Op::combine(acc[k], static_cast<C>(lanes[k]));
     }
-    j += full * V;
+    j = full * V + team.rank();
   } else {
     for (; j + 3 * step < length; j += 4 * step) {
       C values[4];
@@ -371,7 +411,8 @@ __device__ C reduce_row_share(const Bound& bound, Dim<M> index, index_t length, 
 /// Part (row_stash.h), the reduction of that part in slot `fill_slot` also writes the values it
 /// reduces to `fill`; the host names a slot only where that reduction sweeps the output's own
 /// rows and binding always reaches it (find_stash_source, stash_request), so that every element
-/// of the buffer is written.
+/// of the buffer is written. In a cluster the buffer holds the block's slice of the row, and
+/// `fill` points where element 0 of the row would be.
 template <int kSlots, class Part = void>
 class TeamRowReducer {
  public:
@@ -384,6 +425,7 @@ class TeamRowReducer {
     return row_value(plan, values_, [&] {
       const auto& bound = bind_rows(plan.operand, start, *this);
       constexpr int V = kRowLoadWidth<Op, C, OperandPlan>;
+      const RowSlice slice = team_.slice(plan.length);
       C mine;
       if constexpr (std::is_same_v<OperandPlan, Part>) {
         using P = typename Part::result_type;
@@ -391,12 +433,12 @@ class TeamRowReducer {
                       "the stashed part's values are of its result type");
         if (plan.slot >= 0 && plan.slot == fill_slot_) {
           const RowFill<P> fill{static_cast<P*>(fill_)};
-          mine = reduce_row_share<Op, C, V>(bound, start, plan.length, team_, blocks_, fill);
+          mine = reduce_row_share<Op, C, V>(bound, start, slice, team_, blocks_, fill);
         } else {
-          mine = reduce_row_share<Op, C, V>(bound, start, plan.length, team_, blocks_, NoRowFill{});
+          mine = reduce_row_share<Op, C, V>(bound, start, slice, team_, blocks_, NoRowFill{});
         }
       } else {
-        mine = reduce_row_share<Op, C, V>(bound, start, plan.length, team_, blocks_, NoRowFill{});
+        mine = reduce_row_share<Op, C, V>(bound, start, slice, team_, blocks_, NoRowFill{});
       }
       return Op::finalize(team_combine<Op>(mine, team_), plan.length);
     });
@@ -415,6 +457,10 @@ class TeamRowReducer {
 struct FusedLaunch {
   /// The lanes of a warp that own a row (8 to 32, a power of two), or 0: the block owns it.
   int team_lanes;
+  /// The blocks of a cluster that own a row together (team_lanes 0), each a slice of
+  /// slice_length elements of every row; else 1 and 0.
+  int cluster_blocks;
+  index_t slice_length;
   /// Every array leaf is broadcast along its rows, or reads rows of unit stride that start
   /// 16-byte aligned: the rows are read in 16-byte blocks.
   bool read_blocks;
@@ -425,13 +471,20 @@ struct FusedLaunch {
   StagingLayout staging;
 };
 
+/// The team of this thread in a launch.
+__device__ TENSORX_FORCE_INLINE RowTeam team_of(const FusedLaunch& launch) {
+  return RowTeam{launch.team_lanes, launch.cluster_blocks,
+                 static_cast<int>(launch.slice_length / kRowSliceQuantum)};
+}
+
 /// For each item of a fused pass that `team` owns (team.first(), then every team.count()-th, up
 /// to `items`), calls f(index, bound): `index` = index_of(item), `bound` the plan of the item
 /// with its reductions computed by the team (bind_rows), its leaves pointed at the rows staged
 /// in shared memory as launch.staging says (`row_length` the output's own row, if it has one; the
 /// host planned the staging with the same). With a stashed Part (a rows pass whose
 /// launch.staging has a stash), every occurrence of Part in the output reads the row buffer that
-/// the reduction in launch.staging.stash_slot fills as it sweeps the row (row_stash.h).
+/// the reduction in launch.staging.stash_slot fills as it sweeps the row (row_stash.h). The
+/// blocks of a cluster take their items together, each its slices of the rows.
 ///
 /// Measured on an H200 (bench_normalize_cuda, 2026-11-28): staging the next item in a second
 /// buffer while the team computes one (cp.async, then a wait at the next item) made rows of 256
@@ -442,7 +495,7 @@ template <class Part, class Plan, class IndexOf, class F>
 __device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index_t items,
                                                          IndexOf&& index_of, index_t row_length,
                                                          const FusedLaunch& launch, F&& f) {
-  const RowTeam team{launch.team_lanes};
+  const RowTeam team = team_of(launch);
   extern __shared__ __align__(16) unsigned char staged_rows[];
   unsigned char* const share = staged_rows + team.in_block() * launch.staging.bytes;
   for (index_t item = team.first(); item < items; item += team.count()) {
@@ -460,7 +513,9 @@ __device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index
       f(index, bind_rows(row_plan, index, reducer));
     } else {
       using P = typename Part::result_type;
-      P* const buffer = reinterpret_cast<P*>(share + launch.staging.stash_offset);
+      // Where element 0 of the row would be: the buffer holds the block's slice of it.
+      P* const buffer =
+          reinterpret_cast<P*>(share + launch.staging.stash_offset) - team.slice(row_length).begin;
       TeamRowReducer<kRowSlotsOf<Plan>, Part> reducer(team, launch.read_blocks, buffer,
                                                       launch.staging.stash_slot);
       // The output's reductions, the filling one among them (a reduction at the top of the
@@ -475,22 +530,25 @@ __device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index
 
 /// Writes the row of dst at `row` (`length` elements, `stride` apart) from `bound`, whose row
 /// starts at `index` (its last coordinate 0), the team's threads taking every team-size-th
-/// element, or with `blocks` every team-size-th block of V elements (computed together, written
-/// in 16-byte stores) and then the last length % V elements one at a time.
+/// element of the block's slice, or with `blocks` every team-size-th block of V elements
+/// (computed together, written in 16-byte stores) and then the slice's last elements that make
+/// no whole block one at a time.
 template <class Saver, int V, class T, class Bound, int N>
 __device__ TENSORX_FORCE_INLINE void write_row(T* row, index_t stride, index_t length,
                                                const Bound& bound, Dim<N> index, RowTeam team,
                                                bool blocks) {
-  index_t j = team.rank();
+  const RowSlice slice = team.slice(length);
+  index_t j = slice.begin + team.rank();
   if (V > 1 && blocks) {
-    const index_t full = length / V;
-    for (index_t b = team.rank(); b < full; b += team.size()) {
+    // slice.begin is a multiple of V (row_slice).
+    const index_t full = slice.begin / V + (slice.end - slice.begin) / V;
+    for (index_t b = slice.begin / V + team.rank(); b < full; b += team.size()) {
       index.at(N - 1) = b * V;
       save_lanes<Saver>(row + b * V, load_at_of<V>(bound, index));
     }
-    j += full * V;
+    j = full * V + team.rank();
   }
-  for (; j < length; j += team.size()) {
+  for (; j < slice.end; j += team.size()) {
     index.at(N - 1) = j;
     save_element<Saver>(row + j * stride, bound.at(index));
   }
@@ -529,7 +587,7 @@ __global__ void __launch_bounds__(
     kCudaThreads, fused_blocks_per_multiprocessor(kRows, !std::is_void_v<stash_part_t<Plan>>))
     fused_rows_kernel(T* dst, Dim<N> dst_strides, Dim<N> extent, index_t items, index_t length,
                       Plan plan, FusedLaunch launch) {
-  const RowTeam team{launch.team_lanes};
+  const RowTeam team = team_of(launch);
   const index_t row_length = kRows ? length : 0;  // the output's own row, if it has one
   const auto index_of = [&](index_t item) { return item_index(item, extent); };
   const auto write = [&](const Dim<N>& index, const auto& bound) {
@@ -539,7 +597,7 @@ __global__ void __launch_bounds__(
                                             launch.write_blocks);
     } else {
       const auto value = bound.at(index);
-      if (team.rank() == 0) save_element<Saver>(dst + linearize(index, dst_strides), value);
+      if (team.leads()) save_element<Saver>(dst + linearize(index, dst_strides), value);
     }
   };
   // stash_part_t is void for a per-row pass: its top reductions drop the row's axis.
@@ -562,12 +620,12 @@ template <class Saver, class T, class C, class Plan>
 __global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(false, false))
     fused_row_mean_kernel(T* dst, C* values, index_t rows, Plan plan, FusedLaunch launch,
                           unsigned* ticket) {
-  const RowTeam team{launch.team_lanes};
+  const RowTeam team = team_of(launch);
   for_each_bound_item<void>(
       plan, rows, [](index_t item) { return make_dim(item); }, 0, launch,
       [&](const Dim<1>& index, const auto& bound) {
         const C value = static_cast<C>(bound.at(index));
-        if (team.rank() == 0) values[index.at(0)] = value;
+        if (team.leads()) values[index.at(0)] = value;
       });
   __shared__ bool last;
   __threadfence();  // this block's values are visible before its ticket
@@ -585,11 +643,13 @@ __global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(
 }
 
 /// Who owns a row of a fused pass whose longest row (reduced or written) is `longest`: lanes of a
-/// warp (team_lanes_for) or the block (lanes 0), and whether the team stages its rows
-/// (forced_row_gpu_mode may force either; kWarp forces whole warps).
+/// warp (team_lanes_for) or the block (lanes 0), whether the team stages its rows, and the blocks
+/// of a cluster that kCluster forces (forced_cluster_blocks; 0: chosen from the shapes).
+/// forced_row_gpu_mode may force any of them; kWarp forces whole warps.
 struct TeamChoice {
   int lanes;
   bool stage;
+  int cluster_blocks;
 };
 
 inline TeamChoice choose_teams(index_t longest) {
@@ -600,7 +660,8 @@ inline TeamChoice choose_teams(index_t longest) {
   } else if (mode == RowGpuMode::kAuto && longest <= kWarpRowLength) {
     lanes = team_lanes_for(longest);
   }
-  return {lanes, mode != RowGpuMode::kBlockGlobal};
+  const int cluster = mode == RowGpuMode::kCluster ? std::max(2, forced_cluster_blocks) : 0;
+  return {lanes, mode != RowGpuMode::kBlockGlobal, cluster};
 }
 
 /// The blocks of kernel kKernel resident on a multiprocessor with `block_bytes` of dynamic shared
@@ -618,6 +679,27 @@ int resident_blocks_with(std::size_t block_bytes) {
   thread_local int last_resident = 0;
   if (block_bytes != last_bytes) {
     last_resident = resident_blocks(entry, block_bytes);
+    last_bytes = block_bytes;
+  }
+  return last_resident;
+}
+
+/// The clusters of kernel kKernel, `cluster` blocks of `block_bytes` each, resident on `device`
+/// (the current one) at once (resident_clusters), asked again only when the launch differs from
+/// the last one this thread asked about, as resident_blocks_with.
+template <auto kKernel>
+int resident_clusters_with(int cluster, std::size_t block_bytes, int device) {
+  static const std::unique_ptr<std::atomic<bool>[]> non_portable(
+      new std::atomic<bool>[static_cast<std::size_t>(cuda::device_count())]());
+  thread_local int last_device = -1;
+  thread_local int last_cluster = 0;
+  thread_local std::size_t last_bytes = 0;
+  thread_local int last_resident = 0;
+  if (device != last_device || cluster != last_cluster || block_bytes != last_bytes) {
+    last_resident = resident_clusters(reinterpret_cast<const void*>(kKernel), cluster, block_bytes,
+                                      non_portable[static_cast<std::size_t>(device)]);
+    last_device = device;
+    last_cluster = cluster;
     last_bytes = block_bytes;
   }
   return last_resident;
@@ -645,10 +727,20 @@ bool reads_rows_in_blocks(const Plan& plan) {
   return check.blocks;
 }
 
-/// The launch of a fused kernel kKernel: its grid (at most one wave of the blocks resident with
-/// its shared memory), the bytes of shared memory a block takes, and how its teams work (see
-/// FusedLaunch; write_blocks left to the caller; `row_length` the output's own row, 0 where it has
-/// none). Sets the kernel's shared memory limit once per device.
+/// The limits of choose_row_staging for teams of `lanes` (0: a block) on `device`; `spread`: the
+/// pass has too few long rows to keep the device busy with a team each.
+inline StagingLimits staging_limits(int lanes, int device, bool spread) {
+  const index_t teams = lanes != 0 ? kCudaThreads / lanes : 1;
+  return {staging_budget(device) / static_cast<std::size_t>(teams),
+          cluster_share(device, kFusedStaticShared), lanes == 0 ? max_cluster_blocks(device) : 1,
+          spread ? index_t{multiprocessor_count(device)} : 0};
+}
+
+/// The launch of a fused kernel kKernel: its grid (at most one wave of the blocks, or of the
+/// clusters, resident with its shared memory), the bytes of shared memory a block takes, and how
+/// its teams work (see FusedLaunch; write_blocks left to the caller; `row_length` the output's own
+/// row, 0 where it has none; `spread` as for staging_limits). Sets the kernel's shared memory
+/// limit once per device.
 struct FusedGrid {
   unsigned blocks;
   std::size_t block_bytes;
@@ -657,19 +749,10 @@ struct FusedGrid {
 
 template <auto kKernel, int N, class Plan>
 FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int device,
-                     TeamChoice choice) {
+                     TeamChoice choice, bool spread) {
   const void* entry = reinterpret_cast<const void*>(kKernel);
   const index_t teams = choice.lanes != 0 ? kCudaThreads / choice.lanes : 1;
   const std::size_t budget = staging_budget(device);
-  const std::size_t team_budget = budget / static_cast<std::size_t>(teams);
-  StagingLayout staging =
-      choice.stage ? staging_layout<N>(plan, row_length) : StagingLayout::none();
-  if (staging.bytes > team_budget) staging = StagingLayout::none();
-  // The stashed part's buffer where it fits beside the staged rows.
-  const StashRequest stash = choice.stage ? stash_request(plan, row_length) : StashRequest{};
-  if (stash.bytes > 0 && stash.bytes <= team_budget - staging.bytes) {
-    staging = with_stash(staging, stash.bytes, stash.slot);
-  }
   // The kernel's shared memory limit is raised once per device (setting it again is harmless,
   // so two threads that both see it unset do no wrong).
   static const std::unique_ptr<std::atomic<bool>[]> raised(
@@ -679,37 +762,92 @@ FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int de
                                             static_cast<int>(budget)));
     raised[static_cast<std::size_t>(device)].store(true, std::memory_order_release);
   }
-  const std::size_t block_bytes = std::size_t{staging.bytes} * static_cast<std::size_t>(teams);
+  FusedLaunch launch{choice.lanes, 1, 0, reads_rows_in_blocks<N>(plan), false,
+                     StagingLayout::none()};
+  RowStaging staging{1, 0, StagingLayout::none()};
+  if (choice.stage) {
+    StagingLimits limits = staging_limits(choice.lanes, device, spread);
+    if (choice.cluster_blocks > 0 && limits.max_blocks > 1) {
+      // A forced cluster: its slices staged where they fit the block's budget.
+      const int blocks = std::min(choice.cluster_blocks, limits.max_blocks);
+      const index_t slice_length = row_slice_length(longest_row(plan, row_length), blocks);
+      staging = {blocks, slice_length,
+                 staging_within<N>(plan, row_length, slice_length, limits.team_budget, true)};
+    } else {
+      staging = choose_row_staging<N>(plan, row_length, items, limits);
+    }
+    while (staging.blocks > 1) {
+      const std::size_t block_bytes = staging.layout.bytes;
+      const int clusters = resident_clusters_with<kKernel>(staging.blocks, block_bytes, device);
+      if (clusters > 0) {
+        launch.cluster_blocks = staging.blocks;
+        launch.slice_length = staging.slice_length;
+        launch.staging = staging.layout;
+        const auto in_flight = static_cast<unsigned>(std::min<index_t>(items, clusters));
+        return {in_flight * static_cast<unsigned>(staging.blocks), block_bytes, launch};
+      }
+      // No cluster of that size fits the device: a portable size, else a team per row.
+      limits.max_blocks = staging.blocks > kPortableClusterBlocks ? kPortableClusterBlocks : 1;
+      staging = choose_row_staging<N>(plan, row_length, items, limits);
+    }
+  }
+  launch.staging = staging.layout;
+  const std::size_t block_bytes =
+      std::size_t{launch.staging.bytes} * static_cast<std::size_t>(teams);
   const index_t wave =
       index_t{multiprocessor_count(device)} * resident_blocks_with<kKernel>(block_bytes);
   const auto blocks =
       static_cast<unsigned>(std::max<index_t>(1, std::min((items + teams - 1) / teams, wave)));
-  return {blocks, block_bytes, {choice.lanes, reads_rows_in_blocks<N>(plan), false, staging}};
+  return {blocks, block_bytes, launch};
+}
+
+/// Queues kernel(args...) on `stream` as `grid` says: in clusters of grid.launch.cluster_blocks
+/// blocks where it has them. Throws CudaError when the launch fails.
+template <class... Params, class... Args>
+void launch_fused(void (*kernel)(Params...), const FusedGrid& grid, StreamHandle stream,
+                  const Args&... args) {
+  if (grid.launch.cluster_blocks > 1) {
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = cluster_launch_config(
+        grid.blocks, grid.launch.cluster_blocks, grid.block_bytes, stream, &attribute);
+    TENSORX_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
+  } else {
+    kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(args...);
+  }
+  TENSORX_CUDA_CHECK(cudaGetLastError());
+}
+
+/// True when a team per row keeps the device busy: at least one row per multiprocessor, or rows
+/// short enough that a few teams finish them soon.
+inline bool fused_pass_fills_device(index_t rows, index_t length, int device) {
+  return rows >= multiprocessor_count(device) || length <= 8 * kWarpRowLength;
+}
+
+/// True when the fused pass of `plan` (rank-N enclosing space, `rows` items, `length` its longest
+/// row, `row_length` the output's own) keeps the device busy: a team per row does
+/// (fused_pass_fills_device), or its few long rows are spread over clusters (choose_row_staging).
+/// Else the pass takes the materialising route.
+template <int N, class Plan>
+bool fused_pass_suits_device(const Plan& plan, index_t rows, index_t length, index_t row_length,
+                             int device) {
+  if (fused_pass_fills_device(rows, length, device)) return true;
+  if (forced_row_gpu_mode == RowGpuMode::kBlockGlobal) return false;
+  const StagingLimits limits = staging_limits(0, device, true);
+  return limits.max_blocks > 1 && choose_row_staging<N>(plan, row_length, rows, limits).blocks > 1;
 }
 
 template <bool kRows, class Saver, class T, int N, class Plan>
 void launch_fused_rows(const Array<T, N>& dst, const Dim<N>& extent, index_t items, index_t length,
-                       const Plan& plan, StreamHandle stream, TeamChoice teams) {
+                       const Plan& plan, StreamHandle stream, TeamChoice teams, bool spread) {
   constexpr auto kernel = fused_rows_kernel<kRows, Saver, T, N, Plan>;
-  FusedGrid grid =
-      fused_grid<kernel, N>(plan, items, kRows ? length : 0, device_of(dst.place()), teams);
+  const int device = device_of(dst.place());
+  FusedGrid grid = fused_grid<kernel, N>(plan, items, kRows ? length : 0, device, teams, spread);
   if constexpr (kRows) {
     grid.launch.write_blocks = grid.launch.read_blocks &&
                                has_aligned_rows(dst.data(), dst.dims(), dst.strides(), sizeof(T));
   }
-  kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(dst.data(), dst.strides(), extent,
-                                                                  items, length, plan, grid.launch);
-  TENSORX_CUDA_CHECK(cudaGetLastError());
-}
-
-/// The longest row that a reduction of `plan` reduces, nested ones included (a kept reduction
-/// inside another's operand may reduce rows of another length).
-template <class Plan>
-index_t longest_reduced_row(const Plan& plan) {
-  index_t longest = 0;
-  Plan copy = plan;  // for_each_row_reduction visits mutable plans
-  for_each_row_reduction(copy, [&](const auto& r) { longest = std::max(longest, r.length); });
-  return longest;
+  launch_fused(kernel, grid, stream, dst.data(), dst.strides(), extent, items, length, plan,
+               grid.launch);
 }
 
 /// Runs the fused pass (kRows: the rows form; else the per-row form) of `plan` into the GPU array
@@ -717,7 +855,8 @@ index_t longest_reduced_row(const Plan& plan) {
 template <bool kRows, class Saver, class T, int N, class Plan>
 void run_fused_gpu(CudaTranslationUnit, std::bool_constant<kRows>, Saver, const Array<T, N>& dst,
                    const Plan& plan, StreamHandle stream) {
-  cuda::DeviceGuard guard(device_of(dst.place()));
+  const int device = device_of(dst.place());
+  cuda::DeviceGuard guard(device);
   stats::record_pass();
   Dim<N> extent = dst.dims();
   index_t length = 0;
@@ -726,8 +865,9 @@ void run_fused_gpu(CudaTranslationUnit, std::bool_constant<kRows>, Saver, const 
     extent.at(N - 1) = 1;
   }
   const index_t items = product(extent);
-  const TeamChoice teams = choose_teams(std::max(length, longest_reduced_row(plan)));
-  launch_fused_rows<kRows, Saver>(dst, extent, items, length, plan, stream, teams);
+  const index_t longest = longest_row(plan, length);
+  launch_fused_rows<kRows, Saver>(dst, extent, items, length, plan, stream, choose_teams(longest),
+                                  !fused_pass_fills_device(items, longest, device));
 }
 
 /// dst (one element) = Saver(dst, the mean of the per-row pass of `plan` over `rows` rows): ONE
@@ -740,19 +880,13 @@ void run_fused_mean_gpu(CudaTranslationUnit, Saver, const Array<T, N>& dst, inde
   const int device = device_of(dst.place());
   cuda::DeviceGuard guard(device);
   stats::record_pass();
-  const TeamChoice teams = choose_teams(longest_reduced_row(plan));
+  const index_t longest = longest_row(plan, 0);
   constexpr auto kernel = fused_row_mean_kernel<Saver, T, C, Plan>;
-  const FusedGrid grid = fused_grid<kernel, 1>(plan, rows, 0, device, teams);
+  const FusedGrid grid = fused_grid<kernel, 1>(plan, rows, 0, device, choose_teams(longest),
+                                               !fused_pass_fills_device(rows, longest, device));
   const ReduceScratch<C> scratch(rows, 1, dst.place(), stream);
-  kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(
-      dst.data(), scratch.partials(), rows, plan, grid.launch, scratch.tickets());
-  TENSORX_CUDA_CHECK(cudaGetLastError());
-}
-
-/// True when a team per row keeps the device busy: at least one row per multiprocessor, or rows
-/// short enough that a few teams finish them soon.
-inline bool fused_pass_fills_device(index_t rows, index_t length, int device) {
-  return rows >= multiprocessor_count(device) || length <= 8 * kWarpRowLength;
+  launch_fused(kernel, grid, stream, dst.data(), scratch.partials(), rows, plan, grid.launch,
+               scratch.tickets());
 }
 
 TENSORX_ENGINE_NAMESPACE_END

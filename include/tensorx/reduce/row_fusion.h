@@ -129,13 +129,19 @@ enum class RowGpuMode {
   kAuto,          ///< chosen from the row length, row count and shared memory (the default)
   kWarp,          ///< a warp per row, rows staged in shared memory where they fit
   kBlock,         ///< a block per row, rows staged where they fit
-  kBlockGlobal,   ///< a block per row, rows read from global memory by every sweep
-  kMaterialising  ///< the reductions materialised first, then one element-wise pass
+  kBlockGlobal,    ///< a block per row, rows read from global memory by every sweep
+  kMaterialising,  ///< the reductions materialised first, then one element-wise pass
+  kCluster         ///< the blocks of a cluster per row, each its slice (forced_cluster_blocks of
+                   ///< them), staged where they fit; a block per row where clusters cannot run
 };
 
 /// The mode of every GPU pass with fused reductions from now on: kAuto unless a test forces one.
 /// Not thread-safe: set it only where no other thread assigns.
 inline RowGpuMode forced_row_gpu_mode = RowGpuMode::kAuto;
+
+/// The blocks of a cluster that RowGpuMode::kCluster gives each row (2 to 16). Not thread-safe,
+/// as forced_row_gpu_mode.
+inline int forced_cluster_blocks = 4;
 
 // ---------------------------------------------------------------------------------------------
 // Prepare: everything that cannot fuse is materialised as by prepare(); fused reductions stay.

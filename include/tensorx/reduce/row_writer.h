@@ -44,7 +44,8 @@ void run_fused(const Array<T, N>& dst, const Plan& plan, StreamHandle stream) {
 
 /// dst (allocated, of e's shape, not empty) = Saver(dst, e) for an expression whose reductions
 /// fuse (row_fusion_v<E> is not kNone). `materialising()` writes it the way it was written before
-/// row-local fusion; a GPU pass whose few long rows would leave the device idle takes it.
+/// row-local fusion; a GPU pass whose few long rows would leave the device idle, and that cannot
+/// spread them over clusters (fused_pass_suits_device), takes it.
 template <class Saver, class TU, class T, int N, class E, class Materialising>
 void write_fused_rows(const E& e, const Array<T, N>& dst, Materialising&& materialising) {
   constexpr RowFusion kKind = row_fusion_v<E>;
@@ -59,14 +60,16 @@ void write_fused_rows(const E& e, const Array<T, N>& dst, Materialising&& materi
 #if defined(__CUDACC__)
   if constexpr (std::is_same_v<TU, CudaTranslationUnit>) {
     if (is_on_gpu(dst)) {
-      index_t rows = dst.numel(), length = longest_reduced_row(plan);
+      index_t rows = dst.numel(), length = longest_row(plan, 0), row_length = 0;
       if constexpr (kKind == RowFusion::kRows) {
-        rows /= dst.dims().at(N - 1);
-        length = std::max(length, dst.dims().at(N - 1));
+        row_length = dst.dims().at(N - 1);
+        rows /= row_length;
+        length = std::max(length, row_length);
       }
       const RowGpuMode mode = forced_row_gpu_mode;
       if (mode == RowGpuMode::kMaterialising ||
-          (mode == RowGpuMode::kAuto && !fused_pass_fills_device(rows, length, device_of(place)))) {
+          (mode == RowGpuMode::kAuto &&
+           !fused_pass_suits_device<N>(plan, rows, length, row_length, device_of(place)))) {
         materialising();
         return;
       }
@@ -87,8 +90,8 @@ void write_fused_rows(const E& e, const Array<T, N>& dst, Materialising&& materi
 /// dst (one element) = Saver(dst, the mean of e's elements), e a rank-1 expression of the per-row
 /// form (each element computed from the rows its reductions reduce): ONE pass on dst's place that
 /// also combines the rows' values (run_mean_of_rows_cpu, run_fused_mean_gpu), ordered on the
-/// stream of any assignment. A GPU pass whose few long rows would leave the device idle takes
-/// `materialising()` instead (as write_fused_rows). Every row is read before dst is written, so
+/// stream of any assignment. A GPU pass whose few long rows would leave the device idle, and that
+/// cannot spread them over clusters, takes `materialising()` instead (as write_fused_rows). Every row is read before dst is written, so
 /// dst needs no aliasing check.
 template <class Saver, class TU, class T, int N, class E, class Materialising>
 void write_mean_of_rows(const E& e, const Array<T, N>& dst, Materialising&& materialising) {
@@ -108,7 +111,8 @@ void write_mean_of_rows(const E& e, const Array<T, N>& dst, Materialising&& mate
       const RowGpuMode mode = forced_row_gpu_mode;
       if (mode == RowGpuMode::kMaterialising ||
           (mode == RowGpuMode::kAuto &&
-           !fused_pass_fills_device(rows.at(0), longest_reduced_row(plan), device_of(place)))) {
+           !fused_pass_suits_device<1>(plan, rows.at(0), longest_row(plan, 0), 0,
+                                       device_of(place)))) {
         materialising();
         return;
       }
