@@ -5,9 +5,9 @@
 // memory, the blocks of a cluster per row, the materialising route), every mode also forced on
 // small shapes (clusters of 2, 3 and 16 blocks, slices left empty among them); and the GPU
 // repeats its own results bit for bit. Clusters need compute capability 9.0: on an older device
-// the cluster cases run a block per row. Sums differ between the engines by their summation orders only:
-// a few units of roundoff per level of a tree over the row, relative to the result's magnitude
-// (softmax's outputs and the normalised values are of order 1).
+// the cluster cases run a block per row. Sums differ between the engines by their summation orders
+// only: a few units of roundoff per level of a tree over the row, relative to the result's
+// magnitude (softmax's outputs and the normalised values are of order 1).
 #include <cmath>
 #include <cstdint>
 #include <random>

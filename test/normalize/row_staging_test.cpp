@@ -410,8 +410,8 @@ BOOST_AUTO_TEST_CASE(rows_that_outgrow_a_third_of_a_multiprocessor_are_cut_over_
     BOOST_TEST(s.layout.stash_offset == -1);
     // layer_norm has no stash: its one staged row, the same way.
     const auto g = tx::testing::random_array<float>(tx::make_dim(262144), rng);
-    const txd::RowStaging norm = chosen_staging(tx::layer_norm<1>(x, g, g, 1e-5f), y,
-                                                hopper_limits());
+    const txd::RowStaging norm =
+        chosen_staging(tx::layer_norm<1>(x, g, g, 1e-5f), y, hopper_limits());
     BOOST_TEST(norm.blocks == 14);
     BOOST_TEST(norm.layout.bytes == 74944u);
   }
@@ -442,8 +442,7 @@ BOOST_AUTO_TEST_CASE(rows_that_outgrow_a_third_of_a_multiprocessor_are_cut_over_
     const auto x = tx::testing::random_array<float>(tx::make_dim(3, 60000), rng);
     tx::Array<float, 2> y(x.dims());
     const auto wide = tx::broadcast_to(column, x.dims());
-    const txd::RowStaging s =
-        chosen_staging(x - tx::max<1>(wide, k), y, hopper_limits(132));
+    const txd::RowStaging s = chosen_staging(x - tx::max<1>(wide, k), y, hopper_limits(132));
     BOOST_TEST(s.blocks == 1);
     BOOST_TEST(s.layout.bytes == 0u);
   }

@@ -54,6 +54,43 @@ struct row_max_reducer : op::max_reducer {
   }
 };
 
+/// e^x for the shifted elements x - max of a softmax, log_softmax or logsumexp whose elements
+/// are float16 or bfloat16 (computed in float): on a GPU 2^(x log2(e)) by the hardware's
+/// approximate exp2 (ex2.approx.ftz: a multiplication and one MUFU.EX2, where expf takes 9
+/// instructions an element, a fifth of the fused bfloat16 softmax's, SASS sm_90), elsewhere
+/// tensorx::exp. Its relative error, at most about 2^-17 for |x| up to 88 (the rounding of
+/// x log2(e) to float, then exp2's 2^-22), is far below the narrow result's half unit, 2^-9 for
+/// bfloat16 and 2^-11 for float16; results that would be subnormal floats, below 1.2e-38, flush
+/// to 0; e^0 is within 2^-22 of 1, e^-inf is 0, e^inf is inf and NaN stays NaN (PTX's ex2).
+/// float and double rows keep tensorx::exp, whose 1-ulp results a float output would show.
+struct narrow_row_exp {
+  template <class T>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T operator()(const T& x) const {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<T, float>) {
+      float power;
+      asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(power) : "f"(x * 1.4426950408889634f));
+      return power;
+    } else {
+      return tensorx::exp(x);
+    }
+#else
+    return tensorx::exp(x);
+#endif
+  }
+};
+
+/// e^x of a row normalisation's shifted elements: narrow_row_exp where x's elements are float16
+/// or bfloat16, else tensorx::exp.
+template <class X, class E>
+auto row_exp(const E& shifted) {
+  if constexpr (is_narrow_float_v<typename X::value_type>) {
+    return make_real_map(narrow_row_exp{}, shifted);
+  } else {
+    return exp(shifted);
+  }
+}
+
 /// The max of x along Axis, kept with extent 1, -inf where empty.
 template <int Axis, class E>
 auto row_max(const E& x, KeepDims) {
@@ -84,7 +121,7 @@ auto finite_or_zero(const M& m) {
 template <int Axis, class E>
 auto softmax(const E& x) {
   detail::check_normalizable<E>();
-  const auto shifted = exp(x - detail::row_max<Axis>(x, keepdims));
+  const auto shifted = detail::row_exp<E>(x - detail::row_max<Axis>(x, keepdims));
   return shifted * (1.0 / sum<Axis>(shifted, keepdims));
 }
 
@@ -94,7 +131,7 @@ template <int Axis, class E>
 auto log_softmax(const E& x) {
   detail::check_normalizable<E>();
   const auto centred = x - detail::row_max<Axis>(x, keepdims);
-  return centred - log(sum<Axis>(exp(centred), keepdims));
+  return centred - log(sum<Axis>(detail::row_exp<E>(centred), keepdims));
 }
 
 ///@{
@@ -104,13 +141,14 @@ template <int Axis, class E>
 auto logsumexp(const E& x) {
   detail::check_normalizable<E>();
   const auto shift = detail::finite_or_zero(detail::row_max<Axis>(x, keepdims));
-  return detail::finite_or_zero(detail::row_max<Axis>(x)) + log(sum<Axis>(exp(x - shift)));
+  return detail::finite_or_zero(detail::row_max<Axis>(x)) +
+         log(sum<Axis>(detail::row_exp<E>(x - shift)));
 }
 template <int Axis, class E>
 auto logsumexp(const E& x, KeepDims) {
   detail::check_normalizable<E>();
   const auto shift = detail::finite_or_zero(detail::row_max<Axis>(x, keepdims));
-  return shift + log(sum<Axis>(exp(x - shift), keepdims));
+  return shift + log(sum<Axis>(detail::row_exp<E>(x - shift), keepdims));
 }
 ///@}
 

@@ -112,28 +112,35 @@ template <int kUnused>
 __global__ void cluster_probe_kernel() {}
 
 /// The most blocks a cluster of this translation unit's fused kernels may have on `device`:
-/// kMaxClusterBlocks where the device launches clusters and the code the runtime runs there was
-/// compiled for compute capability 9.0 or later (PTX or machine code), else 1. Asked once per
-/// device and unit.
+/// kMaxClusterBlocks where the device launches clusters and the code the runtime
+/// runs there was compiled for compute capability 9.0 or later (PTX or machine code), else 1.
+/// Asked once per device and unit, on the first pass that needs it there (no other device is
+/// touched).
 inline int max_cluster_blocks(int device) {
-  static const std::vector<int> most = [] {
-    std::vector<int> result(static_cast<std::size_t>(cuda::device_count()), 1);
-    for (std::size_t d = 0; d < result.size(); ++d) {
-      int clusters = 0;
-      TENSORX_CUDA_CHECK(
-          cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, static_cast<int>(d)));
-      if (clusters == 0) continue;
-      const cuda::DeviceGuard guard(static_cast<int>(d));
+  static const std::unique_ptr<std::atomic<int>[]> most = [] {
+    const auto devices = static_cast<std::size_t>(cuda::device_count());
+    std::unique_ptr<std::atomic<int>[]> unknown(new std::atomic<int>[devices]);
+    for (std::size_t d = 0; d < devices; ++d) unknown[d].store(0, std::memory_order_relaxed);
+    return unknown;
+  }();
+  std::atomic<int>& known = most[static_cast<std::size_t>(device)];
+  int blocks = known.load(std::memory_order_acquire);
+  if (blocks == 0) {  // not asked yet (two threads asking at once get the same answer)
+    int clusters = 0;
+    TENSORX_CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
+    blocks = 1;
+    if (clusters != 0) {
+      const cuda::DeviceGuard guard(device);
       cudaFuncAttributes attributes{};
       TENSORX_CUDA_CHECK(cudaFuncGetAttributes(
           &attributes, reinterpret_cast<const void*>(cluster_probe_kernel<0>)));
       if (attributes.ptxVersion >= 90 && attributes.binaryVersion >= 90) {
-        result[d] = kMaxClusterBlocks;
+        blocks = kMaxClusterBlocks;
       }
     }
-    return result;
-  }();
-  return most[static_cast<std::size_t>(device)];
+    known.store(blocks, std::memory_order_release);
+  }
+  return blocks;
 }
 
 /// The share of shared memory a block of a cluster keeps to on `device`: a third of a
@@ -146,8 +153,8 @@ inline std::size_t cluster_share(int device, std::size_t static_bytes) {
       int per_multiprocessor = 0, reserved = 0;
       TENSORX_CUDA_CHECK(cudaDeviceGetAttribute(
           &per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, static_cast<int>(d)));
-      TENSORX_CUDA_CHECK(cudaDeviceGetAttribute(
-          &reserved, cudaDevAttrReservedSharedMemoryPerBlock, static_cast<int>(d)));
+      TENSORX_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock,
+                                                static_cast<int>(d)));
       const std::size_t third = static_cast<std::size_t>(per_multiprocessor) / 3;
       result[d] = third > static_cast<std::size_t>(reserved) ? third - reserved : 0;
     }

@@ -762,8 +762,10 @@ FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int de
                                             static_cast<int>(budget)));
     raised[static_cast<std::size_t>(device)].store(true, std::memory_order_release);
   }
-  FusedLaunch launch{choice.lanes, 1, 0, reads_rows_in_blocks<N>(plan), false,
-                     StagingLayout::none()};
+  FusedLaunch launch{};
+  launch.team_lanes = choice.lanes;
+  launch.cluster_blocks = 1;
+  launch.read_blocks = reads_rows_in_blocks<N>(plan);
   RowStaging staging{1, 0, StagingLayout::none()};
   if (choice.stage) {
     StagingLimits limits = staging_limits(choice.lanes, device, spread);
@@ -808,8 +810,8 @@ void launch_fused(void (*kernel)(Params...), const FusedGrid& grid, StreamHandle
                   const Args&... args) {
   if (grid.launch.cluster_blocks > 1) {
     cudaLaunchAttribute attribute;
-    const cudaLaunchConfig_t config = cluster_launch_config(
-        grid.blocks, grid.launch.cluster_blocks, grid.block_bytes, stream, &attribute);
+    const cudaLaunchConfig_t config = cluster_launch_config(grid.blocks, grid.launch.cluster_blocks,
+                                                            grid.block_bytes, stream, &attribute);
     TENSORX_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
   } else {
     kernel<<<grid.blocks, kCudaThreads, grid.block_bytes, stream>>>(args...);

@@ -126,9 +126,9 @@ constexpr RowRole top_role(RowFusion kind) {
 /// How a GPU pass with fused reductions runs (cuda_row_engine.cuh). kAuto lets the pass choose
 /// from the shape; the others force one way, so that tests can run each on small shapes.
 enum class RowGpuMode {
-  kAuto,          ///< chosen from the row length, row count and shared memory (the default)
-  kWarp,          ///< a warp per row, rows staged in shared memory where they fit
-  kBlock,         ///< a block per row, rows staged where they fit
+  kAuto,           ///< chosen from the row length, row count and shared memory (the default)
+  kWarp,           ///< a warp per row, rows staged in shared memory where they fit
+  kBlock,          ///< a block per row, rows staged where they fit
   kBlockGlobal,    ///< a block per row, rows read from global memory by every sweep
   kMaterialising,  ///< the reductions materialised first, then one element-wise pass
   kCluster         ///< the blocks of a cluster per row, each its slice (forced_cluster_blocks of

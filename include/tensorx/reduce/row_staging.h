@@ -206,9 +206,9 @@ StashRequest stash_request(const Plan& plan, index_t row_length, index_t slice_l
     if (row_length > 0) {
       const auto source = find_stash_source<Part>(plan, row_length);
       if (source.usable && source.filling_slot >= 0) {
-        return {staged_row_bytes<typename Part::result_type>(
-                    staged_length(row_length, slice_length)),
-                source.filling_slot};
+        return {
+            staged_row_bytes<typename Part::result_type>(staged_length(row_length, slice_length)),
+            source.filling_slot};
       }
     }
   }

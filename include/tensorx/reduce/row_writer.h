@@ -91,8 +91,8 @@ void write_fused_rows(const E& e, const Array<T, N>& dst, Materialising&& materi
 /// form (each element computed from the rows its reductions reduce): ONE pass on dst's place that
 /// also combines the rows' values (run_mean_of_rows_cpu, run_fused_mean_gpu), ordered on the
 /// stream of any assignment. A GPU pass whose few long rows would leave the device idle, and that
-/// cannot spread them over clusters, takes `materialising()` instead (as write_fused_rows). Every row is read before dst is written, so
-/// dst needs no aliasing check.
+/// cannot spread them over clusters, takes `materialising()` instead (as write_fused_rows). Every
+/// row is read before dst is written, so dst needs no aliasing check.
 template <class Saver, class TU, class T, int N, class E, class Materialising>
 void write_mean_of_rows(const E& e, const Array<T, N>& dst, Materialising&& materialising) {
   static_assert(E::rank == 1 && row_fusion_v<E> == RowFusion::kPerRow,
