@@ -2,12 +2,13 @@
 // checks: bitwise the same result on every run (full, split-row, split-column and argmax
 // reductions) and from a plain C++ translation unit (the compiled layer), one kernel launch per
 // reduction whatever its grouping, unaligned and float16 operands (16-byte loads, rows of any
-// length, columns several at a time), the current stream, and mixed places.
+// length, columns several at a time), the current stream and its tickets, and mixed places.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include <boost/test/unit_test.hpp>
 
@@ -236,6 +237,49 @@ BOOST_AUTO_TEST_CASE(reductions_run_on_the_current_stream) {
     double expected = 0.0;
     for (index_t r = 0; r < 1000; ++r) expected += values(r, c) * values(r, c);
     BOOST_TEST(std::abs(host(c) - expected) <= 1e-12 * expected);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(split_reductions_leave_their_streams_tickets_at_zero) {
+  // Split reductions on two streams at once, again and again, each with the stream's own tickets
+  // and no memset before it: every result right, and every ticket of both streams 0 after.
+  auto rng = tx::testing::make_rng(85);
+  const auto full = random_on_gpu<float>(tx::make_dim(1 << 22), rng, -1.0, 1.0);
+  const auto tall = random_on_gpu<float>(tx::make_dim(200003, 60), rng, -1.0, 1.0);
+  const double full_sum = [&] {
+    double sum = 0.0;
+    for (const float v : make_view(tx::to(full, tx::CpuPlace()))) sum += v;
+    return sum;
+  }();
+  const auto tall_values = tx::testing::to_double(tall);
+  tx::Stream first(tx::CudaPlace(0)), second(tx::CudaPlace(0));
+  std::vector<tx::Array<float, 0>> sums;
+  std::vector<tx::Array<float, 1>> columns;
+  for (int round = 0; round < 20; ++round) {
+    tx::StreamGuard guard(round % 2 == 0 ? first : second);
+    sums.push_back(tx::sum(full));
+    columns.push_back(tx::sum<0>(tall));
+  }
+  tx::synchronize(gpu());
+  for (std::size_t r = 0; r < sums.size(); ++r) {
+    BOOST_TEST_CONTEXT("round " << r) {
+      BOOST_TEST(std::abs(static_cast<double>(tx::to(sums[r], tx::CpuPlace()).item()) -
+                          full_sum) <= 1e-4 * (1 << 11));
+      const auto host = tx::to(columns[r], tx::CpuPlace());
+      for (index_t c = 0; c < 60; c += 7) {
+        double expected = 0.0;
+        for (index_t i = 0; i < 200003; ++i) expected += tall_values(i, c);
+        BOOST_TEST(std::abs(host(c) - expected) <= 1e-4 * 450.0);
+      }
+    }
+  }
+  for (const tx::Stream* stream : {&first, &second}) {
+    tx::StreamGuard guard(*stream);
+    const index_t count = 4096;
+    std::vector<unsigned> tickets(static_cast<std::size_t>(count), 1u);
+    TENSORX_CUDA_CHECK(cudaMemcpy(tickets.data(), tx::detail::stream_tickets(0, count),
+                                  tickets.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    BOOST_TEST(std::count(tickets.begin(), tickets.end(), 0u) == count);
   }
 }
 

@@ -4,7 +4,8 @@
 //    short rows, the whole block for long ones), combined with warp shuffles. When there are too
 //    few results to fill the GPU (a full reduction has one), each result is split over several
 //    groups whose values go to scratch memory; the LAST group to finish a result, found with an
-//    atomic ticket after __threadfence, combines them in split order;
+//    atomic ticket after __threadfence, combines them in split order (the tickets are the stream's,
+//    each left at 0 again by the kernel: reduce/stream_tickets.h);
 //  - columns (the last axis kept): the 32 threads of a warp across the kept last axis (coalesced),
 //    each thread four adjacent float columns (one 16-byte load) where the rows allow it, else
 //    one, eight warps down the reduced axes, combined through shared memory in a fixed order; too
@@ -33,6 +34,7 @@
 #include "tensorx/place/device.h"
 #include "tensorx/place/stream.h"
 #include "tensorx/reduce/cuda_reduce_kernels.cuh"
+#include "tensorx/reduce/stream_tickets.h"
 
 namespace tensorx {
 namespace detail {
@@ -42,24 +44,20 @@ constexpr index_t ceil_div(index_t a, index_t b) {
   return (a + b - 1) / b;
 }
 
-/// Scratch memory of a split reduction: `count` partial values, then `tickets` counters set to 0
-/// on `stream`. Freed, stream-ordered, when it goes out of scope after the launch.
+/// Scratch memory of a split reduction on the current stream of `place`'s device: `count`
+/// partial values, freed, stream-ordered, when it goes out of scope after the launch; and
+/// `tickets` of the stream's tickets, each 0, which the kernel must leave at 0
+/// (reduce/stream_tickets.h).
 template <class A>
 struct ReduceScratch {
-  ReduceScratch(index_t count, index_t tickets, const Place& place, StreamHandle stream)
-      : ticket_offset(ceil_div(count * static_cast<index_t>(sizeof(A)), 16) * 16),
-        memory(static_cast<std::size_t>(ticket_offset + tickets * index_t{sizeof(unsigned)}),
-               place) {
-    TENSORX_CUDA_CHECK(cudaMemsetAsync(
-        this->tickets(), 0, static_cast<std::size_t>(tickets) * sizeof(unsigned), stream));
-  }
+  ReduceScratch(index_t count, index_t tickets, const Place& place)
+      : memory(static_cast<std::size_t>(count) * sizeof(A), place),
+        ticket_counters(stream_tickets(device_of(place), tickets)) {}
   A* partials() const { return static_cast<A*>(memory.data()); }
-  unsigned* tickets() const {
-    return reinterpret_cast<unsigned*>(static_cast<char*>(memory.data()) + ticket_offset);
-  }
+  unsigned* tickets() const { return ticket_counters; }
 
-  index_t ticket_offset;
   Allocation memory;
+  unsigned* ticket_counters;
 };
 
 /// Blocks of a kernel with `resident` blocks per multiprocessor (resident_blocks) in one full
@@ -129,7 +127,7 @@ void launch_rows(T* dst, const Source& source, index_t outputs, index_t reduced,
   if (work.splits == 1) {
     kernel<<<blocks, kCudaThreads, 0, stream>>>(dst, source, work, nullptr, nullptr);
   } else {
-    const ReduceScratch<A> scratch(units, outputs, place, stream);
+    const ReduceScratch<A> scratch(units, outputs, place);
     kernel<<<blocks, kCudaThreads, 0, stream>>>(dst, source, work, scratch.partials(),
                                                 scratch.tickets());
   }
@@ -165,7 +163,7 @@ void launch_columns(T* dst, const Source& source, index_t outer, index_t reduced
   if (work.splits == 1) {
     kernel<<<grid, kCudaThreads, 0, stream>>>(dst, source, work, nullptr, nullptr);
   } else {
-    const ReduceScratch<A> scratch(work.splits * outer * inner, units, place, stream);
+    const ReduceScratch<A> scratch(work.splits * outer * inner, units, place);
     kernel<<<grid, kCudaThreads, 0, stream>>>(dst, source, work, scratch.partials(),
                                               scratch.tickets());
   }

@@ -19,6 +19,13 @@ __device__ TENSORX_FORCE_INLINE index_t piece_end(index_t reduced, index_t begin
   return begin + length < reduced ? begin + length : reduced;
 }
 
+/// Takes a ticket of `ticket`, shared by `takers` blocks (or groups) of one kernel, and returns
+/// true for the last of them to take one, after which the ticket is 0 again (atomicInc wraps at
+/// takers - 1), as the stream's tickets must be left for the next kernel (reduce/stream_tickets.h).
+__device__ TENSORX_FORCE_INLINE bool take_last_ticket(unsigned* ticket, unsigned takers) {
+  return atomicInc(ticket, takers - 1) == takers - 1;
+}
+
 /// What the row kernel reduces: `outputs` results of `reduced` elements, each cut into `splits`
 /// pieces of split_length (a multiple of the vector width), one group of threads per piece.
 struct RowWork {
@@ -99,7 +106,7 @@ __global__ void __launch_bounds__(kCudaThreads)
       if (valid && lane == 0) {
         partials[unit] = acc;
         __threadfence();
-        last = atomicAdd(&tickets[output], 1u) == static_cast<unsigned>(work.splits - 1);
+        last = take_last_ticket(&tickets[output], static_cast<unsigned>(work.splits));
       }
       // The last group of a result combines the partials of every group, in split order.
       last = group_broadcast(last, threads, &last_flag);
@@ -338,7 +345,7 @@ __global__ void __launch_bounds__(kCudaThreads)
       __threadfence();
       __syncthreads();
       if (threadIdx.x == 0) {
-        last = atomicAdd(&tickets[unit], 1u) == static_cast<unsigned>(work.splits - 1);
+        last = take_last_ticket(&tickets[unit], static_cast<unsigned>(work.splits));
       }
       __syncthreads();
       // `last` is the same in every thread of the block: all of them reach the helper's barrier.

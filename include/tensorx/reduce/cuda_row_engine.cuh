@@ -630,7 +630,7 @@ __global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(
   __shared__ bool last;
   __threadfence();  // this block's values are visible before its ticket
   __syncthreads();
-  if (threadIdx.x == 0) last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  if (threadIdx.x == 0) last = take_last_ticket(ticket, gridDim.x);
   __syncthreads();
   if (!last) return;
   __threadfence();  // pairs with the other blocks' fences before their tickets
@@ -886,7 +886,7 @@ void run_fused_mean_gpu(CudaTranslationUnit, Saver, const Array<T, N>& dst, inde
   constexpr auto kernel = fused_row_mean_kernel<Saver, T, C, Plan>;
   const FusedGrid grid = fused_grid<kernel, 1>(plan, rows, 0, device, choose_teams(longest),
                                                !fused_pass_fills_device(rows, longest, device));
-  const ReduceScratch<C> scratch(rows, 1, dst.place(), stream);
+  const ReduceScratch<C> scratch(rows, 1, dst.place());
   launch_fused(kernel, grid, stream, dst.data(), scratch.partials(), rows, plan, grid.launch,
                scratch.tickets());
 }
