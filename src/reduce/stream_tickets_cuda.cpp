@@ -1,6 +1,8 @@
 // The tickets of each stream (tensorx/reduce/stream_tickets.h): a buffer per stream that uses
 // them, in tensorx's stream-ordered GPU memory, made (and set to 0) on the stream, grown by
-// doubling, and given back once the stream was destroyed and its last work finished.
+// doubling, and given back once the stream was destroyed and its last work finished. A buffer
+// outgrown stays until then too: another thread may hold it for a kernel it has yet to queue on
+// the same stream.
 #include "tensorx/reduce/stream_tickets.h"
 
 #include <cuda_runtime.h>
@@ -26,6 +28,7 @@ struct StreamTickets {
   StreamRef stream;
   std::unique_ptr<Allocation> memory;
   index_t count = 0;
+  std::vector<std::unique_ptr<Allocation>> outgrown;
 };
 
 /// The fewest tickets a stream's buffer holds: every split reduction of an H100 needs fewer than
@@ -53,17 +56,17 @@ unsigned* stream_tickets(int device, index_t count) {
     all.erase(std::remove_if(all.begin(), all.end(),
                              [](const StreamTickets& t) { return t.stream->finished(); }),
               all.end());
-    all.push_back(StreamTickets{stream, nullptr, 0});
+    all.push_back(StreamTickets{stream, nullptr, 0, {}});
     found = all.end() - 1;
   }
   if (found->count < count) {
     const index_t grown = std::max({count, 2 * found->count, kLeastTickets});
     const std::size_t bytes = static_cast<std::size_t>(grown) * sizeof(unsigned);
-    // Made on this stream (its first use), set to 0 there; the smaller buffer it replaces is
-    // freed after the kernels already queued on the stream.
+    // Made on this stream (its first use) and set to 0 there, before any kernel that takes it.
     auto memory = std::make_unique<Allocation>(bytes, CudaPlace(device));
     const cuda::DeviceGuard guard(device);
     TENSORX_CUDA_CHECK(cudaMemsetAsync(memory->data(), 0, bytes, stream->handle()));
+    if (found->memory) found->outgrown.push_back(std::move(found->memory));
     found->memory = std::move(memory);
     found->count = grown;
   }

@@ -15,8 +15,9 @@ namespace detail {
 /// `count` tickets in the memory of `device`, for kernels queued on the calling thread's current
 /// stream there: each is 0 once the work queued on that stream so far has finished (memory made
 /// for a stream, or grown for more tickets, is set to 0 on the stream first), and the kernels
-/// that take them must leave them at 0. Valid until the next call for the same stream. Throws
-/// DeviceError for an unusable device, OutOfMemoryError, CudaError.
+/// that take them must leave them at 0. Valid as long as the stream's work queued before its
+/// Stream is destroyed. Thread-safe. Throws DeviceError for an unusable device,
+/// OutOfMemoryError, CudaError.
 unsigned* stream_tickets(int device, index_t count);
 
 }  // namespace detail
