@@ -18,6 +18,14 @@ namespace detail {
 /// that take them must leave them at 0. Valid as long as the stream's work queued before its
 /// Stream is destroyed. Thread-safe. Throws DeviceError for an unusable device,
 /// OutOfMemoryError, CudaError.
+///
+/// The buffers are Allocations of the device's pool (cuda::memory_stats counts them: 16 KiB a
+/// stream that ran a split reduction). Like all of tensorx's stream ordering, this takes the
+/// nullptr stream to be the legacy default stream, one per device (a unit compiled with
+/// `--default-stream per-thread` would share its threads' tickets), and kernels on one stream
+/// to run one after the other (work captured into a CUDA graph, which tensorx does not order,
+/// could run beside the stream's own). A kernel that stops half-way would leave its tickets
+/// wrong, but such a fault is sticky: the device takes no more work in the process.
 unsigned* stream_tickets(int device, index_t count);
 
 }  // namespace detail
