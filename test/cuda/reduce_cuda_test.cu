@@ -263,8 +263,8 @@ BOOST_AUTO_TEST_CASE(split_reductions_leave_their_streams_tickets_at_zero) {
   tx::synchronize(gpu());
   for (std::size_t r = 0; r < sums.size(); ++r) {
     BOOST_TEST_CONTEXT("round " << r) {
-      BOOST_TEST(std::abs(static_cast<double>(tx::to(sums[r], tx::CpuPlace()).item()) -
-                          full_sum) <= 1e-4 * (1 << 11));
+      BOOST_TEST(std::abs(static_cast<double>(tx::to(sums[r], tx::CpuPlace()).item()) - full_sum) <=
+                 1e-4 * (1 << 11));
       const auto host = tx::to(columns[r], tx::CpuPlace());
       for (index_t c = 0; c < 60; c += 7) {
         double expected = 0.0;
