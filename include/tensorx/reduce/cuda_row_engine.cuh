@@ -644,8 +644,9 @@ __global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(
 
 /// Who owns a row of a fused pass whose longest row (reduced or written) is `longest`: lanes of a
 /// warp (team_lanes_for) or the block (lanes 0), whether the team stages its rows, and the blocks
-/// of a cluster that kCluster forces (forced_cluster_blocks; 0: chosen from the shapes).
-/// forced_row_gpu_mode may force any of them; kWarp forces whole warps.
+/// of a cluster: kCluster forces forced_cluster_blocks, the other forced modes 1 (a team per
+/// row, as they say), kAuto 0 (chosen from the shapes). forced_row_gpu_mode may force any of
+/// them; kWarp forces whole warps.
 struct TeamChoice {
   int lanes;
   bool stage;
@@ -660,7 +661,9 @@ inline TeamChoice choose_teams(index_t longest) {
   } else if (mode == RowGpuMode::kAuto && longest <= kWarpRowLength) {
     lanes = team_lanes_for(longest);
   }
-  const int cluster = mode == RowGpuMode::kCluster ? std::max(2, forced_cluster_blocks) : 0;
+  const int cluster = mode == RowGpuMode::kCluster ? std::max(2, forced_cluster_blocks)
+                      : mode == RowGpuMode::kAuto  ? 0
+                                                   : 1;
   return {lanes, mode != RowGpuMode::kBlockGlobal, cluster};
 }
 
@@ -769,7 +772,8 @@ FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int de
   RowStaging staging{1, 0, StagingLayout::none()};
   if (choice.stage) {
     StagingLimits limits = staging_limits(choice.lanes, device, spread);
-    if (choice.cluster_blocks > 0 && limits.max_blocks > 1) {
+    if (choice.cluster_blocks == 1) limits.max_blocks = 1;
+    if (choice.cluster_blocks > 1 && limits.max_blocks > 1) {
       // A forced cluster: its slices staged where they fit the block's budget.
       const int blocks = std::min(choice.cluster_blocks, limits.max_blocks);
       const index_t slice_length = row_slice_length(longest_row(plan, row_length), blocks);
