@@ -837,7 +837,6 @@ template <int N, class Plan>
 bool fused_pass_suits_device(const Plan& plan, index_t rows, index_t length, index_t row_length,
                              int device) {
   if (fused_pass_fills_device(rows, length, device)) return true;
-  if (forced_row_gpu_mode == RowGpuMode::kBlockGlobal) return false;
   const StagingLimits limits = staging_limits(0, device, true);
   return limits.max_blocks > 1 && choose_row_staging<N>(plan, row_length, rows, limits).blocks > 1;
 }

@@ -7,7 +7,6 @@
 // dst's place, ordered on the stream of any assignment.
 #pragma once
 
-#include <algorithm>
 #include <type_traits>
 
 #include "tensorx/array/array.h"
@@ -60,12 +59,12 @@ void write_fused_rows(const E& e, const Array<T, N>& dst, Materialising&& materi
 #if defined(__CUDACC__)
   if constexpr (std::is_same_v<TU, CudaTranslationUnit>) {
     if (is_on_gpu(dst)) {
-      index_t rows = dst.numel(), length = longest_row(plan, 0), row_length = 0;
+      index_t rows = dst.numel(), row_length = 0;
       if constexpr (kKind == RowFusion::kRows) {
         row_length = dst.dims().at(N - 1);
         rows /= row_length;
-        length = std::max(length, row_length);
       }
+      const index_t length = longest_row(plan, row_length);
       const RowGpuMode mode = forced_row_gpu_mode;
       if (mode == RowGpuMode::kMaterialising ||
           (mode == RowGpuMode::kAuto &&
