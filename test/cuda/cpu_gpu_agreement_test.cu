@@ -171,6 +171,47 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(compound_assignments_give_the_same_bits, T, FloatT
                                             c_gpu, kBitwise);
 }
 
+// A GPU divides a zero through a stand-in dividend (core/division.h): every zero over every kind
+// of divisor, subnormal ones of the element type among them (the stand-in's quotient must not
+// overflow), and a dropout's x * mask / (1 - p), a tenth of its dividends zero, in place too.
+BOOST_AUTO_TEST_CASE_TEMPLATE(zero_dividends_give_the_same_bits, T, FloatTypes) {
+  using C = tx::compute_t<T>;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double tiny = static_cast<double>(std::numeric_limits<T>::denorm_min());
+  const double smallest_normal = static_cast<double>(std::numeric_limits<T>::min());
+  const double largest = static_cast<double>(std::numeric_limits<T>::max());
+  const std::vector<double> dividends = {0.0, -0.0, 1.0, -3.0, tiny, -tiny, largest};
+  const std::vector<double> divisors = {
+      0.0,     -0.0,     inf, -inf, std::nan(""), tiny, -tiny, 3 * tiny, smallest_normal,
+      largest, -largest, 0.9, -1.0, 1e-30,        1e30};
+  tx::Array<T, 2> a(tx::make_dim(static_cast<index_t>(dividends.size()), index_t{1}));
+  tx::Array<T, 2> b(tx::make_dim(index_t{1}, static_cast<index_t>(divisors.size())));
+  for (std::size_t i = 0; i < dividends.size(); ++i) a.data()[i] = static_cast<T>(dividends[i]);
+  for (std::size_t j = 0; j < divisors.size(); ++j) b.data()[j] = static_cast<T>(divisors[j]);
+  const auto a_gpu = tx::to(a, tx::testing::agreement::gpu());
+  const auto b_gpu = tx::to(b, tx::testing::agreement::gpu());
+  tx::Array<T, 2> q = a / b, q_gpu = a_gpu / b_gpu;
+  tx::testing::agreement::check_against_cpu(
+      "zeros and extremes over every divisor (" + type_name<T>() + ")", q, q_gpu, kBitwise);
+  BOOST_TEST(tx::testing::agreement::holds_nan(static_cast<C>(q(0, 0))));  // 0 / 0
+  BOOST_TEST(std::signbit(static_cast<C>(q(1, 2))));                       // -0 / inf
+  BOOST_TEST(static_cast<C>(q(0, 5)) == C(0));                             // 0 / tiny
+
+  auto rng = tx::testing::make_rng(1105);
+  const auto dims = tx::make_dim(kRows, kColumns);
+  const auto x = random_array<T>(dims, rng, -4, 4), u = random_array<T>(dims, rng, 0, 1);
+  const auto x_gpu = tx::to(x, tx::testing::agreement::gpu());
+  const auto u_gpu = tx::to(u, tx::testing::agreement::gpu());
+  tx::Array<T, 2> dropped = x * (u > 0.1) / 0.9, dropped_gpu = x_gpu * (u_gpu > 0.1) / 0.9;
+  tx::testing::agreement::check_against_cpu("x * (u > 0.1) / 0.9 (" + type_name<T>() + ")", dropped,
+                                            dropped_gpu, kBitwise);
+  tx::Array<T, 2> c = x * (u > 0.1), c_gpu = x_gpu * (u_gpu > 0.1);
+  c /= 0.9;
+  c_gpu /= 0.9;
+  tx::testing::agreement::check_against_cpu("/= 0.9 of zeros (" + type_name<T>() + ")", c, c_gpu,
+                                            kBitwise);
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(comparisons_give_the_same_bits, T, FloatTypes) {
   auto rng = tx::testing::make_rng(1103);
   // Values on a grid of 0.25, so that many pairs are equal.

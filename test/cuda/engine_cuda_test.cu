@@ -416,6 +416,38 @@ BOOST_AUTO_TEST_CASE(bias_rows_and_columns_keep_16_byte_accesses) {
               }));
 }
 
+// The rows kernel loads two steps before it stores either, then finishes one step at a time:
+// spaces large enough for every thread to loop, with an even and an odd number of steps a
+// thread, the destination read (+=) and float16's eight elements a step.
+BOOST_AUTO_TEST_CASE(large_bias_rows_loop_in_pairs_of_steps_and_a_last_single_step) {
+  std::mt19937_64 rng(18);
+  for (const index_t rows : {index_t{2051}, index_t{4099}}) {
+    BOOST_TEST_CONTEXT(rows << " rows of 1032") {
+      const auto dims = tx::make_dim(rows, index_t{1032});
+      const auto x = random_on_gpu<float>(dims, rng, -2.0, 2.0);
+      const auto bias = random_on_gpu<float>(tx::make_dim(1032), rng);
+      auto c = random_on_gpu<float>(dims, rng);
+      const auto hx = on_host(x), hc = on_host(c);
+      const auto hb = on_host(bias);
+      BOOST_TEST((kernel_for(c, tx::relu(x + bias)) == GpuKernel::kRowsVector));
+      c += tx::relu(x + bias);
+      check_close(c, reference(dims, [&](const auto& i) {
+                    return hc[i] + std::max(0.0, static_cast<double>(hx[i]) + hb(i[1]));
+                  }));
+      const auto h = random_on_gpu<tx::float16>(dims, rng);
+      const auto hbias = random_on_gpu<tx::float16>(tx::make_dim(1032), rng);
+      tx::Array<tx::float16, 2> hsum(dims, gpu());
+      BOOST_TEST((kernel_for(hsum, h * hbias - 1.0f) == GpuKernel::kRowsVector));
+      hsum = h * hbias - 1.0f;
+      const auto hh = on_host(h);
+      const auto hhb = on_host(hbias);
+      check_close(hsum, reference(dims, [&](const auto& i) {
+                    return value(hh[i]) * value(hhb(i[1])) - 1.0;
+                  }));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(dense_views_off_16_bytes_run_one_element_per_step) {
   std::mt19937_64 rng(7);
   auto base = random_on_gpu<float>(tx::make_dim(1002), rng);

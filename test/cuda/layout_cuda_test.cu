@@ -86,9 +86,18 @@ BOOST_AUTO_TEST_CASE(batched_and_rank_4_permutations_that_move_the_inner_axis) {
               tx::make_dim(1, 3, 0, 2));
 }
 
+// A block reads its next tile while it writes one: many tiles a block, the last of them partial,
+// across batches, in narrow and wide types, and through a saver that reads the destination.
 BOOST_AUTO_TEST_CASE(more_tiles_than_one_wave_of_blocks) {
   std::mt19937_64 rng(3);
   check_tiled(random_on_gpu<float>(tx::make_dim(2049, 4097), rng), tx::make_dim(1, 0));
+  check_tiled(random_on_gpu<tx::float16>(tx::make_dim(5, 1000, 333), rng), tx::make_dim(0, 2, 1));
+  check_tiled(random_on_gpu<double>(tx::make_dim(1500, 1100), rng), tx::make_dim(1, 0));
+  const auto a = random_on_gpu<float>(tx::make_dim(1111, 2222), rng);
+  auto c = random_on_gpu<float>(tx::make_dim(2222, 1111), rng);
+  const auto ha = on_host(a), hc = on_host(c);
+  c += tx::transpose(a);
+  check_close(c, reference(c.dims(), [&](const auto& i) { return hc[i] + ha(i[1], i[0]); }));
 }
 
 BOOST_AUTO_TEST_CASE(strided_sources_and_destinations) {

@@ -28,11 +28,12 @@ TENSORX_HOST_DEVICE inline std::uint16_t quiet_bfloat16_nan(std::uint32_t float_
 
 TENSORX_HOST_DEVICE inline std::uint16_t float_to_bfloat16_bits(float value) {
   const std::uint32_t bits = bits_of(value);
-  if ((bits & 0x7fffffffu) > 0x7f800000u) return quiet_bfloat16_nan(bits);
 #if TENSORX_DEVICE_CODE
-  // One cvt.rn.bf16.f32 instruction on sm_80 and newer (its NaN is canonical, hence the test).
-  return __bfloat16_as_ushort(__float2bfloat16_rn(value));
+  // One cvt.rn.bf16.f32 instruction on sm_80 and newer; its NaN is canonical, hence the select.
+  const std::uint16_t number = __bfloat16_as_ushort(__float2bfloat16_rn(value));
+  return value != value ? quiet_bfloat16_nan(bits) : number;
 #else
+  if ((bits & 0x7fffffffu) > 0x7f800000u) return quiet_bfloat16_nan(bits);
   // bfloat16 keeps float's exponent, so rounding to nearest even is an add on the bit pattern:
   // 0x7fff plus the lowest kept bit carries into the kept half exactly when the dropped half is
   // above one half ulp, or equal to it with an odd kept half. A carry out of the largest finite

@@ -137,10 +137,11 @@ __global__ void __launch_bounds__(kCudaThreads)
 /// Any layout, over one box of the iteration space (engine/index_boxes.h) of fewer than 2^31
 /// elements, `space` its extents and `origin` its first multi-index. With `rows` (destination and
 /// leaves with unit inner stride or 0, broadcast along the row; rows a multiple of V long and
-/// starting 16-byte aligned; the box the whole space), V elements of one row per thread-step, a
-/// leaf loading V elements at once or one value for all of them. Without, one element per
-/// thread-step: its multi-index from its flat index, then one multiply-add per dimension for the
-/// destination and for each leaf. The choice is the launch's, the same for every thread.
+/// starting 16-byte aligned; the box the whole space), V elements of one row per thread-step
+/// (kDenseVectorsInFlight steps loaded before any is stored), a leaf loading V elements at once or
+/// one value for all of them. Without, one element per thread-step: its multi-index from its flat
+/// index, then one multiply-add per dimension for the destination and for each leaf. The choice is
+/// the launch's, the same for every thread.
 template <class Saver, int V, class T, int N, class Plan>
 __global__ void __launch_bounds__(kCudaThreads)
     indexed_kernel(T* dst, Dim<N> dst_strides, IndexSpace<N, FastDivider32> space, Dim<N> origin,
@@ -149,7 +150,22 @@ __global__ void __launch_bounds__(kCudaThreads)
   const std::uint32_t step = gridDim.x * blockDim.x;
   if constexpr (V > 1 && N > 0) {
     if (rows) {
-      for (std::uint32_t v = first; v < steps; v += step) {
+      // kDenseVectorsInFlight steps loaded before any is stored, as in the dense kernel.
+      constexpr int kInFlight = kDenseVectorsInFlight;
+      std::uint32_t v = first;
+      for (; v + (kInFlight - 1) * step < steps; v += kInFlight * step) {
+        T* targets[kInFlight];
+        Lanes<compute_t<T>, V> lanes[kInFlight];
+        TENSORX_UNROLL
+        for (int u = 0; u < kInFlight; ++u) {
+          const Dim<N> index = space.index_of((v + u * step) * V);
+          targets[u] = dst + linearize(index, dst_strides);
+          lanes[u] = load_at_of<V>(plan, index);
+        }
+        TENSORX_UNROLL
+        for (int u = 0; u < kInFlight; ++u) save_lanes<Saver>(targets[u], lanes[u]);
+      }
+      for (; v < steps; v += step) {
         const Dim<N> index = space.index_of(v * V);
         save_lanes<Saver>(dst + linearize(index, dst_strides), load_at_of<V>(plan, index));
       }

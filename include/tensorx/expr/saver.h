@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "tensorx/core/config.h"
-#include "tensorx/core/integer_arithmetic.h"
+#include "tensorx/core/division.h"
 
 namespace tensorx {
 /// How an assignment writes a computed value into the destination: `=` is saver::write, `+=`
@@ -65,7 +65,7 @@ struct multiply {
     return current * value;
   }
 };
-/// `/=`: current / value; integers divide with every input defined (core/integer_arithmetic.h).
+/// `/=`: current / value (core/division.h): integers with every input defined, floats rounded once.
 struct divide {
   /// True: the current element is read.
   static constexpr bool reads_destination = true;
@@ -76,11 +76,7 @@ struct divide {
   /// current / value.
   template <class T>
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE static T apply(const T& current, const T& value) {
-    if constexpr (std::is_integral_v<T>) {
-      return detail::divide_integers(current, value);
-    } else {
-      return current / value;
-    }
+    return detail::divide(current, value);
   }
 };
 

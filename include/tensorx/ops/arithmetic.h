@@ -4,8 +4,7 @@
 
 #include <type_traits>
 
-#include "tensorx/core/integer_arithmetic.h"
-
+#include "tensorx/core/division.h"
 #include "tensorx/core/narrow_float.h"
 #include "tensorx/engine/assign.h"
 #include "tensorx/expr/map_exp.h"
@@ -37,18 +36,14 @@ struct multiplies {
     return a * b;
   }
 };
-/// a / b; for integers with every input defined (core/integer_arithmetic.h). SIMD batches of
+/// a / b (core/division.h): integers with every input defined, floats rounded once. SIMD batches of
 /// integers are not accepted: no CPU divides them in SIMD, and lane by lane the scalar loop is as
 /// fast, so expressions that divide integers run in it.
 struct divides {
   /// a / b of numbers or floating-point SIMD batches.
   template <class T, class = std::enable_if_t<!detail::is_integer_batch<T>::value>>
   TENSORX_HOST_DEVICE T operator()(const T& a, const T& b) const {
-    if constexpr (std::is_integral_v<T>) {
-      return detail::divide_integers(a, b);
-    } else {
-      return a / b;
-    }
+    return detail::divide(a, b);
   }
 };
 /// The functor of unary `-` on expressions.
