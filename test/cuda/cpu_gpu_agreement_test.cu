@@ -171,10 +171,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(compound_assignments_give_the_same_bits, T, FloatT
                                             c_gpu, kBitwise);
 }
 
-// A GPU divides a zero through a stand-in dividend (core/division.h): every zero over every kind
-// of divisor, subnormal ones of the element type among them (the stand-in's quotient must not
-// overflow), and a dropout's x * mask / (1 - p), a tenth of its dividends zero, in place too.
-BOOST_AUTO_TEST_CASE_TEMPLATE(zero_dividends_give_the_same_bits, T, FloatTypes) {
+// A GPU divides a zero through a stand-in dividend, and by a number through its reciprocal
+// (core/division.h): every zero over every kind of divisor, subnormal ones of the element type
+// among them (the stand-in's quotient must not overflow); every special value and random ones
+// over numbers inside and outside the reciprocal's range; and a dropout's x * mask / (1 - p), a
+// tenth of its dividends zero, in place too.
+BOOST_AUTO_TEST_CASE_TEMPLATE(zero_dividends_and_number_divisors_give_the_same_bits, T,
+                              FloatTypes) {
   using C = tx::compute_t<T>;
   const double inf = std::numeric_limits<double>::infinity();
   const double tiny = static_cast<double>(std::numeric_limits<T>::denorm_min());
@@ -193,15 +196,29 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(zero_dividends_give_the_same_bits, T, FloatTypes) 
   tx::Array<T, 2> q = a / b, q_gpu = a_gpu / b_gpu;
   tx::testing::agreement::check_against_cpu(
       "zeros and extremes over every divisor (" + type_name<T>() + ")", q, q_gpu, kBitwise);
-  BOOST_TEST(tx::testing::agreement::holds_nan(static_cast<C>(q(0, 0))));  // 0 / 0
-  BOOST_TEST(std::signbit(static_cast<C>(q(1, 2))));                       // -0 / inf
-  BOOST_TEST(static_cast<C>(q(0, 5)) == C(0));                             // 0 / tiny
+  const tx::Array<T, 2> q_back = tx::to(q_gpu, tx::CpuPlace());
+  BOOST_TEST(tx::testing::agreement::holds_nan(static_cast<C>(q_back(0, 0))));  // 0 / 0
+  BOOST_TEST(std::signbit(static_cast<C>(q_back(1, 2))));                       // -0 / inf
+  BOOST_TEST(static_cast<C>(q_back(0, 5)) == C(0));                             // 0 / tiny
 
   auto rng = tx::testing::make_rng(1105);
   const auto dims = tx::make_dim(kRows, kColumns);
   const auto x = random_array<T>(dims, rng, -4, 4), u = random_array<T>(dims, rng, 0, 1);
   const auto x_gpu = tx::to(x, tx::testing::agreement::gpu());
   const auto u_gpu = tx::to(u, tx::testing::agreement::gpu());
+  const auto specials = special_column<T>();
+  const auto specials_gpu = tx::to(specials, tx::testing::agreement::gpu());
+  for (const double number : {0.9, -3.0, 0x1p60, -0x1p-60, 0x1p61, 0x1p-61, 1e-30, 1e30, 0.0, -0.0,
+                              inf, std::nan(""), tiny, 7e-39}) {
+    BOOST_TEST_CONTEXT("divided by " << number) {
+      tx::Array<T, 2> r = specials / number, r_gpu = specials_gpu / number;
+      tx::testing::agreement::check_against_cpu(
+          "special values / a number (" + type_name<T>() + ")", r, r_gpu, kBitwise);
+      tx::Array<T, 2> s = x / number, s_gpu = x_gpu / number;
+      tx::testing::agreement::check_against_cpu("x / a number (" + type_name<T>() + ")", s, s_gpu,
+                                                kBitwise);
+    }
+  }
   tx::Array<T, 2> dropped = x * (u > 0.1) / 0.9, dropped_gpu = x_gpu * (u_gpu > 0.1) / 0.9;
   tx::testing::agreement::check_against_cpu("x * (u > 0.1) / 0.9 (" + type_name<T>() + ")", dropped,
                                             dropped_gpu, kBitwise);

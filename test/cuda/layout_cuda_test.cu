@@ -96,7 +96,10 @@ BOOST_AUTO_TEST_CASE(more_tiles_than_one_wave_of_blocks) {
   const auto a = random_on_gpu<float>(tx::make_dim(1111, 2222), rng);
   auto c = random_on_gpu<float>(tx::make_dim(2222, 1111), rng);
   const auto ha = on_host(a), hc = on_host(c);
+  BOOST_TEST(tx::detail::plane_transpose(c, tx::transpose(a).array()).has_value());
+  tx::stats::reset();
   c += tx::transpose(a);
+  BOOST_TEST(tx::stats::passes() == 1u);
   check_close(c, reference(c.dims(), [&](const auto& i) { return hc[i] + ha(i[1], i[0]); }));
 }
 

@@ -70,4 +70,38 @@ BOOST_AUTO_TEST_CASE(logsumexp_without_keepdims_reduces_its_max_once_per_row) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_division_by_a_number_is_one_part_wherever_it_occurs) {
+  // softmax of y / t, t a temperature: `y / number` plans with its divisor kept in the functor
+  // (op::divides_by), and the max's and the sum's operands y / t are still found to be the same
+  // part, as with a stateless functor: y is read twice per element, not three times.
+  const tx::Array<float, 2> x = values();
+  tx::Array<float, 2> p(x.dims()), expected(x.dims());
+  expected = tx::softmax<1>(x / 0.7f);
+  calls = 0;
+  p = tx::softmax<1>(tx::F<counted_identity>(x) / 0.7f);
+  BOOST_TEST(calls.load() == 2 * x.numel());
+  for (tx::index_t r = 0; r < kRows; ++r) {
+    for (tx::index_t k = 0; k < kLength; ++k) {
+      BOOST_TEST(p(r, k) == expected(r, k), boost::test_tools::tolerance(1e-5f));
+    }
+  }
+  // Different divisors are different parts: y / 0.5 in the output is not the max's operand
+  // y / 0.25, so the output computes its own (y read by the max's sweep and by the output's, and
+  // the values those of y / 0.5); taken for the same part, the output would read the max's
+  // values from a row buffer.
+  tx::Array<float, 2> q(x.dims());
+  calls = 0;
+  const auto y = tx::F<counted_identity>(x);
+  q = y / 0.5f - tx::max<1>(y / 0.25f, tx::keepdims);
+  BOOST_TEST(calls.load() == 2 * x.numel());
+  for (tx::index_t r = 0; r < kRows; ++r) {
+    double top = -INFINITY;
+    for (tx::index_t k = 0; k < kLength; ++k) top = std::fmax(top, double(x(r, k)) / 0.25);
+    for (tx::index_t k = 0; k < kLength; ++k) {
+      BOOST_TEST(double(q(r, k)) == double(x(r, k)) / 0.5 - top,
+                 boost::test_tools::tolerance(1e-5));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -31,7 +31,7 @@ TENSORX_HOST_DEVICE inline std::uint16_t float_to_bfloat16_bits(float value) {
 #if TENSORX_DEVICE_CODE
   // One cvt.rn.bf16.f32 instruction on sm_80 and newer; its NaN is canonical, hence the select.
   const std::uint16_t number = __bfloat16_as_ushort(__float2bfloat16_rn(value));
-  return value != value ? quiet_bfloat16_nan(bits) : number;
+  return (bits & 0x7fffffffu) > 0x7f800000u ? quiet_bfloat16_nan(bits) : number;
 #else
   if ((bits & 0x7fffffffu) > 0x7f800000u) return quiet_bfloat16_nan(bits);
   // bfloat16 keeps float's exponent, so rounding to nearest even is an add on the bit pattern:

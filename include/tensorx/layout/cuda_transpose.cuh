@@ -85,7 +85,8 @@ __global__ void __launch_bounds__(kCudaThreads)
   index_t t = blockIdx.x;
   if (t >= tiles) return;
   TransposeTile<T> tile = transpose_tile(dst, src, plane, row_tiles, col_tiles, t);
-  // Elements outside the plane stay T(): staged, never written out.
+  // Elements outside the plane keep T() or an earlier tile's values: staged, never written out
+  // (the writes' bounds are the reads').
   T values[kTileElementsPerThread] = {};
   load_tile_column(tile, plane, values);
   for (;;) {

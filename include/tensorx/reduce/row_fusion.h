@@ -427,10 +427,28 @@ template <class C>
 bool same_plan(const ScalarPlan<C>& a, const ScalarPlan<C>& b) {
   return a.value == b.value;
 }
+template <class F, class = void>
+struct has_equality : std::false_type {};
+template <class F>
+struct has_equality<F, std::void_t<decltype(std::declval<const F&>() == std::declval<const F&>())>>
+    : std::true_type {};
+/// Whether two functors of one type compute the same function: a stateless one always, one with
+/// state where it says so with == (op::divides_by: the same divisor), else never.
+template <class F>
+bool same_functor(const F& a, const F& b) {
+  if constexpr (std::is_empty_v<F>) {
+    return true;
+  } else if constexpr (has_equality<F>::value) {
+    return a == b;
+  } else {
+    return false;
+  }
+}
 template <class R, class F, std::size_t... I, class... Children>
 bool same_plan(const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& a,
                const MapPlanOver<R, F, std::index_sequence<I...>, Children...>& b) {
-  return std::is_empty_v<F> && (same_plan(pack_get<I>(a.children), pack_get<I>(b.children)) && ...);
+  return same_functor(a.functor, b.functor) &&
+         (same_plan(pack_get<I>(a.children), pack_get<I>(b.children)) && ...);
 }
 // With and without the reduced axis kept, the same reduction of the same operand has the same
 // value wherever both occur in one plan: the only plans that hold both are per-row ones (an output
