@@ -3,10 +3,10 @@
 // GPU's slow path for a zero dividend.
 #pragma once
 
-#include <cmath>
 #include <type_traits>
 
 #include "tensorx/core/config.h"
+#include "tensorx/core/float_ops.h"
 #include "tensorx/core/integer_arithmetic.h"
 
 namespace tensorx {
@@ -61,30 +61,11 @@ constexpr T kReciprocalHigh = T(std::is_same_v<T, float> ? 0x1p60 : 0x1p500);
 template <class T>
 constexpr T kReciprocalLow = T(std::is_same_v<T, float> ? 0x1p-60 : 0x1p-500);
 
-/// |x| and x y + z rounded once, in T: CUDA's device overloads, std's on the host (C's fma of
-/// doubles would round a float result twice).
-template <class T>
-TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T magnitude_of(T x) {
-#if defined(__CUDA_ARCH__)
-  return fabs(x);
-#else
-  return std::fabs(x);
-#endif
-}
-template <class T>
-TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T fused_multiply_add_of(T x, T y, T z) {
-#if defined(__CUDA_ARCH__)
-  return fma(x, y, z);
-#else
-  return std::fma(x, y, z);
-#endif
-}
-
 /// True where b's reciprocal serves divide_by_reciprocal.
 template <class T>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE bool reciprocal_divides(T b) {
-  const T magnitude = magnitude_of(b);
-  return magnitude >= kReciprocalLow<T> && magnitude <= kReciprocalHigh<T>;
+  const T size = magnitude(b);
+  return size >= kReciprocalLow<T> && size <= kReciprocalHigh<T>;
 }
 
 /// a / b, correctly rounded, from r = RN(1 / b) worked out once for many a (a divisor that is the
@@ -98,11 +79,11 @@ template <class T>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T divide_by_reciprocal(T a, T b, T r) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "divide_by_reciprocal divides floats or doubles");
-  const T magnitude = magnitude_of(a);
-  if (magnitude <= kReciprocalHigh<T> && (magnitude >= kReciprocalLow<T> || a == T(0))) {
+  const T size = magnitude(a);
+  if (size <= kReciprocalHigh<T> && (size >= kReciprocalLow<T> || a == T(0))) {
     const T q0 = a * r;
-    const T remainder = fused_multiply_add_of(-q0, b, a);
-    const T q = fused_multiply_add_of(remainder, r, q0);
+    const T remainder = fused_multiply_add(-q0, b, a);
+    const T q = fused_multiply_add(remainder, r, q0);
     return a == T(0) ? q0 : q;
   }
   return divide_through_stand_in(a, b);

@@ -33,8 +33,8 @@ TENSORX_HOST_DEVICE inline std::uint16_t float_to_half_bits(float value) {
   // exponent's low five bits (all ones) and the top ten payload bits in place, made quiet. The
   // test and branch this replaces put a divergence region around every element a kernel stores
   // (SASS sm_90, with the widening below: the float16 softmax's longest element loop 133 -> 122
-  // instructions, bias + relu's row loop 632 -> 268 a step). The NaN test is on the bits: a comparison
-  // of floats (x != x) is one instruction less, but clang's -ffast-math deletes it.
+  // instructions, bias + relu's row loop 632 -> 268 a step). The NaN test is on the bits: a
+  // comparison of floats (x != x) is one instruction less, but clang's -ffast-math deletes it.
   const std::uint16_t number = __half_as_ushort(__float2half_rn(value));
   const auto nan =
       static_cast<std::uint16_t>(((bits >> 16) & 0x8000u) | 0x0200u | ((bits >> 13) & 0x7fffu));

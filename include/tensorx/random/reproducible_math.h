@@ -12,18 +12,10 @@
 
 #include "tensorx/core/config.h"
 #include "tensorx/core/float_bits.h"
+#include "tensorx/core/float_ops.h"
 
 namespace tensorx {
 namespace detail {
-
-/// a * b + c rounded once, on the host and the device alike (the C library's fma, which nvcc
-/// provides for device code too).
-TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE double fused_multiply_add(double a, double b, double c) {
-  return ::fma(a, b, c);
-}
-TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE float fused_multiply_add(float a, float b, float c) {
-  return ::fmaf(a, b, c);
-}
 
 /// The natural logarithm of a normal positive double u (within about 2 ulps).
 TENSORX_HOST_DEVICE inline double reproducible_log(double u) {
