@@ -2,9 +2,13 @@
 // transpose kernel on odd extents (partial tiles), batched and rank-4 permutations, more tiles
 // than one wave of blocks, strided operands and accumulating savers; and gathers whose GPU
 // indices are out of range, which the bounds-check kernel reports as IndexError before the gather
-// writes anything.
+// writes anything (through words of pinned host memory that each host thread reuses: checks of
+// other sizes and other threads must not see each other's reports).
 #include <cstdint>
 #include <random>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include <boost/test/unit_test.hpp>
 
@@ -157,6 +161,73 @@ BOOST_AUTO_TEST_CASE(strided_gpu_indices_are_checked_where_they_are) {
   check_close(c, reference(c.dims(), [](const auto&) { return 1.0; }));
   BOOST_CHECK_EXCEPTION(c = tx::take(table, tx::slice(indices, 1, 1, 6)), tx::IndexError,
                         tx::testing::message_has({"index 99 at position (0, 4)", "5 rows"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_check_reads_only_the_reports_of_its_own_blocks) {
+  // The report words are the thread's, reused: a small check after a large one must not read the
+  // large one's words beyond its own blocks, nor a large one take a small one's stale report.
+  const auto table = tx::to(tx::ones<float>(tx::make_dim(6, 2)), gpu());
+  auto large = indices_on_gpu(tx::make_dim(4000, 1000), 1);
+  tx::slice(large, 0, 3999, 4000) = std::int64_t{6};
+  const auto small = indices_on_gpu(tx::make_dim(3, 5), 2);
+  tx::Array<float, 3> c;
+  for (int round = 0; round < 3; ++round) {
+    BOOST_CHECK_EXCEPTION(c = tx::take(table, large), tx::IndexError,
+                          tx::testing::message_has({"index 6 at position (3999, 0)", "6 rows"}));
+    c = tx::take(table, small);
+    check_close(c, reference(c.dims(), [](const auto&) { return 1.0; }));
+  }
+  const auto bad_small = indices_on_gpu(tx::make_dim(3, 5), -2);
+  BOOST_CHECK_EXCEPTION(c = tx::take(table, bad_small), tx::IndexError,
+                        tx::testing::message_has({"index -2 at position (0, 0)"}));
+  tx::slice(large, 0, 3999, 4000) = std::int64_t{5};
+  tx::stats::reset();
+  c = tx::take(table, large);
+  BOOST_TEST(tx::stats::passes() == 2u, "the bounds check and the gather");
+  BOOST_TEST(c.dims() == tx::make_dim(4000, 1000, 2));
+}
+
+BOOST_AUTO_TEST_CASE(threads_on_their_own_streams_each_get_their_own_first_bad_index) {
+  constexpr int kThreads = 4;
+  const auto table = tx::to(tx::ones<float>(tx::make_dim(9, 3)), gpu());
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const tx::Stream stream(tx::CudaPlace(0));
+      const tx::StreamGuard guard(stream);
+      // Thread t's bad index sits in a block of its own: row 100 t + 7 of 500 rows of 2000.
+      tx::Array<std::int32_t, 2> host(tx::make_dim(500, 2000));
+      tx::fill(host, t);
+      host(100 * t + 7, 3) = 9 + t;
+      const auto bad = tx::to(host, tx::CudaPlace(0));
+      host(100 * t + 7, 3) = 8;
+      const auto good = tx::to(host, tx::CudaPlace(0));
+      const std::string expected = "index " + std::to_string(9 + t) + " at position (" +
+                                   std::to_string(100 * t + 7) + ", 3)";
+      tx::Array<float, 3> c;
+      for (int repeat = 0; repeat < 20; ++repeat) {
+        try {
+          c = tx::take(table, bad);
+          failures[static_cast<std::size_t>(t)] += "no error; ";
+        } catch (const tx::IndexError& error) {
+          if (std::string(error.what()).find(expected) == std::string::npos) {
+            failures[static_cast<std::size_t>(t)] += std::string(error.what()) + "; ";
+          }
+        }
+        try {
+          c = tx::take(table, good);
+        } catch (const tx::Error& error) {
+          failures[static_cast<std::size_t>(t)] += std::string(error.what()) + "; ";
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    BOOST_TEST(failures[static_cast<std::size_t>(t)].empty(),
+               "thread " << t << ": " << failures[static_cast<std::size_t>(t)]);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
