@@ -8,6 +8,7 @@
 #include "labels/permute_copy.h"
 #include "tensorx/blas/compiled_gemm.h"
 #include "tensorx/core/stats.h"
+#include "tensorx/labels/direct_contraction.h"
 #include "tensorx/memory/allocation.h"
 #include "tensorx/memory/strided_copy.h"
 
@@ -180,6 +181,18 @@ int split_label(const PairPlan& plan, const LabelTable& table, const LabelledOpe
 void run_gemm_pair(const PairPlan& plan, const LabelTable& table, const LabelledOperand& x,
                    const LabelledOperand& y, const LabelledOperand& c, DataType type, double alpha,
                    double beta) {
+  // On a GPU, a pair that would copy an overlapping view (the windows of a convolution) and has
+  // few columns runs as one kernel over the operands in place (labels/direct_contraction.h).
+  if (is_gpu_place(c.place())) {
+    DirectContraction direct;
+    if (plan_direct_contraction(plan, table, x, y, c, direct)) {
+      direct.alpha = alpha;
+      direct.beta = beta;
+      run_direct_contraction(direct, type, x, y, c);
+      stats::record_pass();
+      return;
+    }
+  }
   // A contraction that copies more than a cache holds (a grouped convolution's im2col of every
   // image at once) runs in pieces along a label of the result, as Caffe's im2col runs per image
   // and group: each piece's copies are made, read by its GEMM and copied back while cached. GPUs
