@@ -17,6 +17,10 @@ namespace detail {
 namespace {
 
 constexpr unsigned kDirectThreads = 256;
+// A kernel's parameters had 4 KB before CUDA 12.1 (32 KB since, on Volta and later): the offset
+// tables stay within the 4 KB, which every toolkit and driver takes.
+static_assert(sizeof(DirectContraction) + 3 * sizeof(void*) <= 4096,
+              "a DirectContraction outgrows a kernel's parameter space");
 /// The most blocks along y; batches beyond it loop (CUDA's limit is 65535).
 constexpr unsigned kMostBatchBlocks = 65535;
 
