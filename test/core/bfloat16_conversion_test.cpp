@@ -16,6 +16,7 @@
 
 #include "core/bfloat16_reference.h"
 #include "core/float16_reference.h"
+#include "tensorx/core/lanes.h"
 #include "tensorx/core/simd_storage.h"
 
 namespace tx = tensorx;
@@ -265,5 +266,25 @@ BOOST_AUTO_TEST_CASE(simd_batches_convert_exactly_like_single_values) {
   }
 }
 #endif
+
+BOOST_AUTO_TEST_CASE(a_16_byte_block_widens_like_single_values) {
+  // convert_lanes widens a block's bfloat16 pairs through their 32-bit words (the GPU kernels'
+  // 16-byte loads): every encoding, in either half of a word, gives its float's bits.
+  Mismatches mismatches;
+  tx::detail::LaneBlock<bfloat16, 8> block;
+  for (int first = 0; first <= 0xffff; first += 8) {
+    for (int l = 0; l < 8; ++l) {
+      block.values[l] = bfloat16::from_bits(static_cast<std::uint16_t>(first + l));
+    }
+    const auto lanes = tx::detail::convert_lanes<float>(block);
+    for (int l = 0; l < 8; ++l) {
+      const float want = block.values[l];
+      mismatches.check(std::memcmp(&lanes[l], &want, sizeof want) == 0, [&] {
+        return "lane " + std::to_string(l) + " of " + hex(static_cast<std::uint16_t>(first + l));
+      });
+    }
+  }
+  mismatches.report();
+}
 
 BOOST_AUTO_TEST_SUITE_END()

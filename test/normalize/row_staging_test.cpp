@@ -16,6 +16,7 @@
 #include <tensorx/reduce/row_staging.h>
 #include <tensorx/tensorx.h>
 
+#include "normalize/fused_plan_of.h"
 #include "support/random.h"
 #include "support/test_place.h"
 
@@ -59,25 +60,11 @@ struct Staging {
   txd::StashRequest stash;
 };
 
-/// Calls f(plan, row_length) with the fused plan that `dst = e` runs.
-template <class E, class T, int N, class F>
-void with_plan_of(const E& e, const tx::Array<T, N>& dst, F&& f) {
-  constexpr txd::RowFusion kKind = txd::row_fusion_v<E>;
-  static_assert(kKind != txd::RowFusion::kNone, "the expression fuses");
-  constexpr txd::RowRole kRole = txd::top_role(kKind);
-  const tx::Place place = tx::CpuPlace();
-  const auto prepared =
-      txd::prepare_fused<kRole>(e, txd::EvalContext<txd::HostTranslationUnit>{place});
-  auto plan = txd::make_fused_plan<kRole>(prepared, dst.dims());
-  txd::number_row_reductions(plan);
-  f(plan, kKind == txd::RowFusion::kRows ? dst.dims().at(N - 1) : tx::index_t{0});
-}
-
 /// The staging of `dst = e`, its rows cut into slices of `slice_length` where that is above 0.
 template <class E, class T, int N>
 Staging staging_of(const E& e, const tx::Array<T, N>& dst, tx::index_t slice_length = 0) {
   Staging out;
-  with_plan_of(e, dst, [&](auto& plan, tx::index_t row_length) {
+  tx::testing::with_plan_of(e, dst, [&](auto& plan, tx::index_t row_length) {
     out.layout = txd::staging_layout<N>(plan, row_length, slice_length);
     out.stash = txd::stash_request(plan, row_length, slice_length);
     LeafRecorder recorder;
@@ -92,7 +79,7 @@ template <class E, class T, int N>
 txd::RowStaging chosen_staging(const E& e, const tx::Array<T, N>& dst,
                                const txd::StagingLimits& limits) {
   txd::RowStaging out{};
-  with_plan_of(e, dst, [&](auto& plan, tx::index_t row_length) {
+  tx::testing::with_plan_of(e, dst, [&](auto& plan, tx::index_t row_length) {
     const tx::index_t items = row_length > 0 ? dst.numel() / row_length : dst.numel();
     out = txd::choose_row_staging<N>(plan, row_length, items, limits);
   });

@@ -87,47 +87,6 @@ TENSORX_FORCE_INLINE B batch_of(const Row& row, index_t j) {
   }
 }
 
-/// The default row of a plan without one: element j read through at().
-template <class Plan, int N>
-struct RowThroughAt {
-  Plan plan;
-  Dim<N> start;
-
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto get(index_t j) const {
-    Dim<N> index = start;
-    index.at(N - 1) += j;
-    return plan.at(index);
-  }
-};
-
-/// The default flat row: element j is plan.flat(j).
-template <class Plan>
-struct FlatRow {
-  Plan plan;
-
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto get(index_t j) const { return plan.flat(j); }
-};
-
-/// The row of `plan` that starts at index `start` (of an iteration space of rank N >= 1).
-template <class Plan, int N>
-TENSORX_FORCE_INLINE auto row_of(const Plan& plan, const Dim<N>& start) {
-  if constexpr (has_row<Plan, N>::value) {
-    return plan.row(start);
-  } else {
-    return RowThroughAt<Plan, N>{plan, start};
-  }
-}
-
-/// The row of a dense plan: element j is plan.flat(j).
-template <class Plan>
-TENSORX_FORCE_INLINE auto flat_row_of(const Plan& plan) {
-  if constexpr (has_flat_row<Plan>::value) {
-    return plan.flat_row();
-  } else {
-    return FlatRow<Plan>{plan};
-  }
-}
-
 /// Elements i .. i + V - 1 of a dense plan as lanes of its compute type.
 template <int V, class Plan>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<plan_value_t<Plan>, V> load_of(const Plan& plan,
@@ -159,6 +118,56 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<plan_value_t<Plan>, V> load_at_of
       lanes[k] = plan.at(at);
     }
     return lanes;
+  }
+}
+
+/// The default row of a plan without one: element j read through at() (get, and flat for the
+/// GPU's contiguous row sweeps, reduce/contiguous_row.h), V of them through load_at.
+template <class Plan, int N>
+struct RowThroughAt {
+  Plan plan;
+  Dim<N> start;
+
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto get(index_t j) const { return plan.at(at(j)); }
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto flat(index_t j) const { return plan.at(at(j)); }
+  template <int V>
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<plan_value_t<Plan>, V> load(index_t j) const {
+    return load_at_of<V>(plan, at(j));
+  }
+
+ private:
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Dim<N> at(index_t j) const {
+    Dim<N> index = start;
+    index.at(N - 1) += j;
+    return index;
+  }
+};
+
+/// The default flat row: element j is plan.flat(j).
+template <class Plan>
+struct FlatRow {
+  Plan plan;
+
+  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto get(index_t j) const { return plan.flat(j); }
+};
+
+/// The row of `plan` that starts at index `start` (of an iteration space of rank N >= 1).
+template <class Plan, int N>
+TENSORX_FORCE_INLINE auto row_of(const Plan& plan, const Dim<N>& start) {
+  if constexpr (has_row<Plan, N>::value) {
+    return plan.row(start);
+  } else {
+    return RowThroughAt<Plan, N>{plan, start};
+  }
+}
+
+/// The row of a dense plan: element j is plan.flat(j).
+template <class Plan>
+TENSORX_FORCE_INLINE auto flat_row_of(const Plan& plan) {
+  if constexpr (has_flat_row<Plan>::value) {
+    return plan.flat_row();
+  } else {
+    return FlatRow<Plan>{plan};
   }
 }
 

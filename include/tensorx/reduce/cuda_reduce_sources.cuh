@@ -38,37 +38,6 @@ constexpr int kReduceUnroll = 4;
 /// 2026-11-28); 8 gave 0.59.
 constexpr int kColumnUnroll = 8;
 
-/// V stored float16 values as floats, as static_cast<float> gives them: the conversion
-/// instruction for all V, then, only where a NaN is among them (its magnitude above 0x7c00, found
-/// two at a time by the carry into bit 15 of each half), float16's own conversion, which keeps the
-/// NaN's payload. The check is a few integer instructions per pair and its branch is almost never
-/// taken; the per-element select of float16's conversion (core/float16.h) needs more registers,
-/// for which ptxas sank the row kernel's later loads behind the first one's conversions (SASS,
-/// sm_90).
-template <int V>
-__device__ __noinline__ Lanes<float, V> float16_lanes_with_nans(LaneBlock<float16, V> block) {
-  Lanes<float, V> lanes;
-  TENSORX_UNROLL
-  for (int k = 0; k < V; ++k) lanes[k] = static_cast<float>(block.values[k]);
-  return lanes;
-}
-template <int V>
-__device__ TENSORX_FORCE_INLINE Lanes<float, V> float16_lanes(const LaneBlock<float16, V>& block) {
-  static_assert(V % 2 == 0, "float16 lanes are converted two at a time");
-  std::uint32_t words[V / 2];
-  std::memcpy(words, &block, sizeof(words));
-  std::uint32_t nan = 0;
-  TENSORX_UNROLL
-  for (int j = 0; j < V / 2; ++j) nan |= ((words[j] & 0x7fff7fffu) + 0x03ff03ffu) & 0x80008000u;
-  Lanes<float, V> lanes;
-  TENSORX_UNROLL
-  for (int k = 0; k < V; ++k) lanes[k] = __half2float(__ushort_as_half(block.values[k].bits()));
-  // A call, not inlined code: inlined, its registers counted in the whole row kernel (57 a
-  // thread, four blocks a multiprocessor, against 48 and five with the call; sm_90).
-  if (nan != 0) lanes = float16_lanes_with_nans(block);
-  return lanes;
-}
-
 /// A dense operand in three-axis form: element (o, r, k) at flat position
 /// (o * reduced + r) * inner + k; result (o, k) at o * dst_outer + k * dst_inner.
 template <class Plan>
@@ -108,11 +77,7 @@ struct DenseSource {
   __device__ TENSORX_FORCE_INLINE auto lanes(const Fetched& fetched) const {
     if constexpr (is_leaf_plan<Plan>::value) {
       using T = std::remove_cv_t<std::remove_pointer_t<decltype(plan.data)>>;
-      if constexpr (std::is_same_v<T, float16> && V % 2 == 0) {
-        return float16_lanes(fetched);
-      } else {
-        return convert_lanes<compute_t<T>>(fetched);
-      }
+      return convert_lanes<compute_t<T>>(fetched);
     } else {
       return fetched;
     }

@@ -56,6 +56,7 @@
 #include "tensorx/engine/cuda_engine.cuh"
 #include "tensorx/engine/cuda_launch.cuh"
 #include "tensorx/place/device.h"
+#include "tensorx/reduce/contiguous_row.h"
 #include "tensorx/reduce/cuda_reduce.cuh"
 #include "tensorx/reduce/cuda_row_cluster.cuh"
 #include "tensorx/reduce/reducers.h"
@@ -350,16 +351,52 @@ struct RowFill {
   }
 };
 
+/// How a team's threads read the rows of a fused pass, the same for every thread of a launch
+/// (FusedLaunch): element by element through the leaves' strides, or in 16-byte blocks (every
+/// array leaf broadcast along its rows or reading aligned rows of unit stride), and of those the
+/// contiguous ones (every leaf of unit stride, no row longer than kMaxContiguousRow) through
+/// contiguous_row_of with a 32-bit index.
+struct RowReads {
+  bool blocks;
+  bool contiguous;
+};
+
+/// The longest row a contiguous sweep counts with a 32-bit index (its block index plus a team's
+/// step stays below 2^31).
+constexpr index_t kMaxContiguousRow = index_t{1} << 30;
+
+/// Calls f(j, lanes of the V elements from j) for j = V * b, b = first, first + step, .. below
+/// `full`, reading the row of `bound` from `index` (its last coordinate 0): through its
+/// contiguous row (contiguous_row_of) with a 32-bit index where `contiguous`, else through
+/// load_at at each block's multi-index.
+template <int V, class Bound, int M, class F>
+__device__ TENSORX_FORCE_INLINE void for_each_row_block(const Bound& bound, Dim<M> index,
+                                                        index_t first, index_t full, index_t step,
+                                                        bool contiguous, F&& f) {
+  if (contiguous) {
+    const auto row = contiguous_row_of(bound, index);
+    const int end = static_cast<int>(full);
+    for (int b = static_cast<int>(first); b < end; b += static_cast<int>(step)) {
+      f(b * V, load_of<V>(row, b * V));
+    }
+  } else {
+    for (index_t b = first; b < full; b += step) {
+      index.at(M - 1) = b * V;
+      f(b * V, load_at_of<V>(bound, index));
+    }
+  }
+}
+
 /// This thread's share of a reduction Op over the elements `slice` of the row of `bound` from
-/// `index` (its last coordinate 0), before the team combines the shares: with `blocks`, every
-/// team-size-th block of V elements (16-byte loads where the row is staged or aligned, a lane
-/// per accumulator; slice.begin is a multiple of V), then the slice's last elements that make no
-/// whole block one at a time; without, every team-size-th element, four at a time. The order is
-/// fixed by the slice and the team. `fill` gets every value reduced, where it is read (before
-/// its conversion to C).
+/// `index` (its last coordinate 0), before the team combines the shares: with reads.blocks,
+/// every team-size-th block of V elements (16-byte loads where the row is staged or aligned, a
+/// lane per accumulator; slice.begin is a multiple of V), then the slice's last elements that
+/// make no whole block one at a time; without, every team-size-th element, four at a time. The
+/// order is fixed by the slice and the team. `fill` gets every value reduced, where it is read
+/// (before its conversion to C).
 template <class Op, class C, int V, class Bound, int M, class Fill>
 __device__ C reduce_row_share(const Bound& bound, Dim<M> index, RowSlice slice, RowTeam team,
-                              bool blocks, const Fill& fill) {
+                              RowReads reads, const Fill& fill) {
   constexpr int kAcc = kRowAccumulators<V>;
   C acc[kAcc];
   TENSORX_UNROLL
@@ -367,16 +404,17 @@ __device__ C reduce_row_share(const Bound& bound, Dim<M> index, RowSlice slice, 
   const index_t step = team.size();
   const index_t length = slice.end;
   index_t j = slice.begin + team.rank();
-  if (V > 1 && blocks) {
+  if (V > 1 && reads.blocks) {
     // slice.begin is a multiple of V (row_slice).
     const index_t full = slice.begin / V + (slice.end - slice.begin) / V;
-    for (index_t b = slice.begin / V + team.rank(); b < full; b += step) {
-      index.at(M - 1) = b * V;
-      const auto lanes = load_at_of<V>(bound, index);
-      fill.lanes(b * V, lanes);
-      TENSORX_UNROLL
-      for (int k = 0; k < V; ++k) acc[k] = Op::combine(acc[k], static_cast<C>(lanes[k]));
-    }
+    for_each_row_block<V>(bound, index, slice.begin / V + team.rank(), full, step, reads.contiguous,
+                          [&](index_t at, const auto& lanes) {
+                            fill.lanes(at, lanes);
+                            TENSORX_UNROLL
+                            for (int k = 0; k < V; ++k) {
+                              acc[k] = Op::combine(acc[k], static_cast<C>(lanes[k]));
+                            }
+                          });
     j = full * V + team.rank();
   } else {
     for (; j + 3 * step < length; j += 4 * step) {
@@ -404,20 +442,19 @@ __device__ C reduce_row_share(const Bound& bound, Dim<M> index, RowSlice slice, 
   return mine;
 }
 
-/// Computes the fused reductions of the row a team owns, together (see the file comment).
-/// `blocks`: every leaf the reductions read is staged, broadcast along the row or read from rows
-/// that start 16-byte aligned, so that a thread reads its share in 16-byte blocks. kSlots: the
-/// reductions whose values it keeps for the row (kRowSlotsOf the pass's plan). With a stashed
-/// Part (row_stash.h), the reduction of that part in slot `fill_slot` also writes the values it
-/// reduces to `fill`; the host names a slot only where that reduction sweeps the output's own
-/// rows and binding always reaches it (find_stash_source, stash_request), so that every element
-/// of the buffer is written. In a cluster the buffer holds the block's slice of the row, and
-/// `fill` points where element 0 of the row would be.
+/// Computes the fused reductions of the row a team owns, together (see the file comment). `reads`:
+/// how the team reads the rows (RowReads; staged rows count as aligned rows of unit stride).
+/// kSlots: the reductions whose values it keeps for the row (kRowSlotsOf the pass's plan). With a
+/// stashed Part (row_stash.h), the reduction of that part in slot `fill_slot` also writes the
+/// values it reduces to `fill`; the host names a slot only where that reduction sweeps the output's
+/// own rows and binding always reaches it (find_stash_source, stash_request), so that every element
+/// of the buffer is written. In a cluster the buffer holds the block's slice of the row, and `fill`
+/// points where element 0 of the row would be.
 template <int kSlots, class Part = void>
 class TeamRowReducer {
  public:
-  __device__ TeamRowReducer(RowTeam team, bool blocks, void* fill = nullptr, int fill_slot = -1)
-      : team_(team), blocks_(blocks), fill_(fill), fill_slot_(fill_slot) {}
+  __device__ TeamRowReducer(RowTeam team, RowReads reads, void* fill = nullptr, int fill_slot = -1)
+      : team_(team), reads_(reads), fill_(fill), fill_slot_(fill_slot) {}
 
   template <class Op, class C, class OperandPlan, bool kExtraAxis, int M>
   __device__ RowConstPlan<C> reduce(const RowReducePlan<Op, C, OperandPlan, kExtraAxis>& plan,
@@ -433,12 +470,12 @@ class TeamRowReducer {
                       "the stashed part's values are of its result type");
         if (plan.slot >= 0 && plan.slot == fill_slot_) {
           const RowFill<P> fill{static_cast<P*>(fill_)};
-          mine = reduce_row_share<Op, C, V>(bound, start, slice, team_, blocks_, fill);
+          mine = reduce_row_share<Op, C, V>(bound, start, slice, team_, reads_, fill);
         } else {
-          mine = reduce_row_share<Op, C, V>(bound, start, slice, team_, blocks_, NoRowFill{});
+          mine = reduce_row_share<Op, C, V>(bound, start, slice, team_, reads_, NoRowFill{});
         }
       } else {
-        mine = reduce_row_share<Op, C, V>(bound, start, slice, team_, blocks_, NoRowFill{});
+        mine = reduce_row_share<Op, C, V>(bound, start, slice, team_, reads_, NoRowFill{});
       }
       return Op::finalize(team_combine<Op>(mine, team_), plan.length);
     });
@@ -446,7 +483,7 @@ class TeamRowReducer {
 
  private:
   RowTeam team_;
-  bool blocks_;
+  RowReads reads_;
   void* fill_;
   int fill_slot_;
   RowValues<kSlots> values_;
@@ -467,9 +504,17 @@ struct FusedLaunch {
   /// read_blocks, and the destination's rows are of unit stride and start 16-byte aligned: the
   /// output is computed and written V elements at a time.
   bool write_blocks;
+  /// read_blocks, no array leaf broadcast along its rows and no row longer than
+  /// kMaxContiguousRow: the blocks are read through contiguous rows (for_each_row_block).
+  bool contiguous_rows;
   /// Where each team stages an item's rows (bytes 0: none, every sweep reads global memory).
   StagingLayout staging;
 };
+
+/// How the teams of a launch read their rows.
+__device__ TENSORX_FORCE_INLINE RowReads reads_of(const FusedLaunch& launch) {
+  return RowReads{launch.read_blocks, launch.contiguous_rows};
+}
 
 /// The team of this thread in a launch.
 __device__ TENSORX_FORCE_INLINE RowTeam team_of(const FusedLaunch& launch) {
@@ -509,14 +554,14 @@ __device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index
       team.sync();  // the copies are complete and visible to the team
     }
     if constexpr (std::is_void_v<Part>) {
-      TeamRowReducer<kRowSlotsOf<Plan>> reducer(team, launch.read_blocks);
+      TeamRowReducer<kRowSlotsOf<Plan>> reducer(team, reads_of(launch));
       f(index, bind_rows(row_plan, index, reducer));
     } else {
       using P = typename Part::result_type;
       // Where element 0 of the row would be: the buffer holds the block's slice of it.
       P* const buffer =
           reinterpret_cast<P*>(share + launch.staging.stash_offset) - team.slice(row_length).begin;
-      TeamRowReducer<kRowSlotsOf<Plan>, Part> reducer(team, launch.read_blocks, buffer,
+      TeamRowReducer<kRowSlotsOf<Plan>, Part> reducer(team, reads_of(launch), buffer,
                                                       launch.staging.stash_slot);
       // The output's reductions, the filling one among them (a reduction at the top of the
       // output: binding reaches it), are computed as they are bound.
@@ -531,21 +576,23 @@ __device__ TENSORX_FORCE_INLINE void for_each_bound_item(const Plan& plan, index
 /// Writes the row of dst at `row` (`length` elements, `stride` apart) from `bound`, whose row
 /// starts at `index` (its last coordinate 0), the team's threads taking every team-size-th
 /// element of the block's slice, or with `blocks` every team-size-th block of V elements
-/// (computed together, written in 16-byte stores) and then the slice's last elements that make
-/// no whole block one at a time.
+/// (computed together, written in 16-byte stores; read through the contiguous row where
+/// `contiguous`) and then the slice's last elements that make no whole block one at a time.
 template <class Saver, int V, class T, class Bound, int N>
 __device__ TENSORX_FORCE_INLINE void write_row(T* row, index_t stride, index_t length,
                                                const Bound& bound, Dim<N> index, RowTeam team,
-                                               bool blocks) {
+                                               bool blocks, bool contiguous) {
   const RowSlice slice = team.slice(length);
   index_t j = slice.begin + team.rank();
   if (V > 1 && blocks) {
     // slice.begin is a multiple of V (row_slice).
     const index_t full = slice.begin / V + (slice.end - slice.begin) / V;
-    for (index_t b = slice.begin / V + team.rank(); b < full; b += team.size()) {
-      index.at(N - 1) = b * V;
-      save_lanes<Saver>(row + b * V, load_at_of<V>(bound, index));
-    }
+    // The destination's address is not kept opaque (as contiguous_row_of keeps the operands'):
+    // the register it holds made layer_norm's kernel, at its bound of 64, spill three times as
+    // many bytes (ptxas -v, sm_90), for four instructions fewer per block of the softmax's.
+    for_each_row_block<V>(
+        bound, index, slice.begin / V + team.rank(), full, team.size(), contiguous,
+        [&](index_t at, const auto& lanes) { save_lanes<Saver>(row + at, lanes); });
     j = full * V + team.rank();
   }
   for (; j < slice.end; j += team.size()) {
@@ -594,7 +641,7 @@ __global__ void __launch_bounds__(
     if constexpr (kRows) {
       write_row<Saver, kPassWidth<T, Plan>>(dst + linearize(index, dst_strides),
                                             dst_strides.at(N - 1), length, bound, index, team,
-                                            launch.write_blocks);
+                                            launch.write_blocks, launch.contiguous_rows);
     } else {
       const auto value = bound.at(index);
       if (team.leads()) save_element<Saver>(dst + linearize(index, dst_strides), value);
@@ -708,26 +755,14 @@ int resident_clusters_with(int cluster, std::size_t block_bytes, int device) {
   return last_resident;
 }
 
-/// A visitor of a fused plan's leaves (for_each_row_leaf): `blocks` stays true while every leaf
-/// it visits has_aligned_rows.
-struct BlockReadCheck {
-  bool blocks = true;
-
-  template <class T, int M>
-  void operator()(LeafPlan<T, M>& leaf, const Dim<M>&, index_t, bool) {
-    blocks = blocks && has_aligned_rows(leaf.data, leaf.strides, sizeof(T));
-  }
-};
-
 /// True when every array leaf of `plan` (rank-N enclosing space), those its reductions read
-/// included, passes BlockReadCheck: FusedLaunch::read_blocks. (Staged rows are aligned whatever
-/// their source; a leaf whose source is not keeps the whole pass to element reads.)
+/// included, has_aligned_rows: FusedLaunch::read_blocks. (Staged rows are aligned whatever their
+/// source; a leaf whose source is not keeps the whole pass to element reads.)
 template <int N, class Plan>
 bool reads_rows_in_blocks(const Plan& plan) {
-  BlockReadCheck check;
-  Plan copy = plan;  // for_each_row_leaf visits mutable plans
-  for_each_row_leaf<false>(copy, Dim<N>(), 0, check);
-  return check.blocks;
+  return every_row_leaf<N>(plan, [](const void* data, const auto& strides, std::size_t size) {
+    return has_aligned_rows(data, strides, size);
+  });
 }
 
 /// The limits of choose_row_staging for teams of `lanes` (0: a block) on `device`; `spread`: the
@@ -769,6 +804,8 @@ FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int de
   launch.team_lanes = choice.lanes;
   launch.cluster_blocks = 1;
   launch.read_blocks = reads_rows_in_blocks<N>(plan);
+  launch.contiguous_rows = launch.read_blocks && reads_unit_rows<N>(plan) &&
+                           longest_row(plan, row_length) <= kMaxContiguousRow;
   RowStaging staging{1, 0, StagingLayout::none()};
   if (choice.stage) {
     StagingLimits limits = staging_limits(choice.lanes, device, spread);

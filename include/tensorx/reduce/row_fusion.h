@@ -531,6 +531,30 @@ TENSORX_HOST_DEVICE void for_each_row_leaf(Plan& plan, const Dim<S>& index, inde
   }
 }
 
+/// A visitor of a fused plan's leaves (for_each_row_leaf): `all` stays true while
+/// pred(leaf.data, leaf.strides, element size) holds for every leaf it visits.
+template <class Pred>
+struct EveryLeafCheck {
+  Pred pred;
+  bool all = true;
+
+  template <class T, int M>
+  void operator()(LeafPlan<T, M>& leaf, const Dim<M>&, index_t, bool) {
+    all = all && pred(static_cast<const void*>(leaf.data), leaf.strides, sizeof(T));
+  }
+};
+
+/// True when pred(data, strides, element size) holds for every array leaf of `plan` (rank-N
+/// enclosing space), those its reductions read included: how the GPU row kernel may read the
+/// pass's rows (FusedLaunch).
+template <int N, class Plan, class Pred>
+bool every_row_leaf(const Plan& plan, Pred pred) {
+  EveryLeafCheck<Pred> check{pred};
+  Plan copy = plan;  // for_each_row_leaf visits mutable plans
+  for_each_row_leaf<false>(copy, Dim<N>(), 0, check);
+  return check.all;
+}
+
 /// Calls f(plan) for every RowReducePlan at the top of `plan` (not inside another's operand).
 template <class Plan, class F>
 void for_each_top_reduction(const Plan& plan, F&& f) {
