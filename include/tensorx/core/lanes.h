@@ -119,12 +119,13 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load_lanes(const T* data) {
 /// of the host compiler can fold away as it may fold `x != x`.
 template <int V>
 __device__ TENSORX_FORCE_INLINE bool any_nan_lane(const Lanes<float, V>& lanes) {
+  static_assert(V % 2 == 0, "lanes are compared two at a time");
   unsigned found = 0;
   TENSORX_UNROLL
   for (int k = 0; k < V; k += 2) {
     asm("{\n\t.reg .pred p;\n\tsetp.nan.f32 p, %1, %2;\n\tselp.u32 %0, 1, %3, p;\n\t}"
         : "=r"(found)
-        : "f"(lanes[k]), "f"(lanes[k + 1 < V ? k + 1 : k]), "r"(found));
+        : "f"(lanes[k]), "f"(lanes[k + 1]), "r"(found));
   }
   return found != 0;
 }
@@ -167,9 +168,7 @@ __device__ TENSORX_FORCE_INLINE LaneBlock<T, V> narrow_pairs(const Lanes<float, 
 template <class T, int V, class C>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE LaneBlock<T, V> narrow_lanes(const Lanes<C, V>& lanes) {
 #if TENSORX_DEVICE_CODE
-  if constexpr ((std::is_same_v<T, bfloat16> ||
-                 std::is_same_v<T, float16>)&&std::is_same_v<C, float> &&
-                V % 2 == 0) {
+  if constexpr (is_narrow_float_v<T> && std::is_same_v<C, float> && V % 2 == 0) {
     return narrow_pairs<T>(lanes);
   }
 #endif

@@ -24,9 +24,7 @@
 #include "tensorx/expr/array_leaf.h"
 #include "tensorx/expr/map_exp.h"
 #include "tensorx/expr/plan_access.h"
-#include "tensorx/expr/scalar_exp.h"
 #include "tensorx/reduce/row_fusion.h"
-#include "tensorx/reduce/row_stash.h"
 #include "tensorx/shape/dim.h"
 
 namespace tensorx {
@@ -47,16 +45,6 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE T* opaque_pointer(T* pointer) {
 #endif
 }
 
-template <class Plan>
-struct is_scalar_plan : std::false_type {};
-template <class C>
-struct is_scalar_plan<ScalarPlan<C>> : std::true_type {};
-
-template <class Plan>
-struct is_row_buffer_plan : std::false_type {};
-template <class C>
-struct is_row_buffer_plan<RowBufferPlan<C>> : std::true_type {};
-
 TENSORX_EXEC_CHECK_DISABLE
 template <class Plan, int N>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto contiguous_row_of(const Plan& plan,
@@ -72,11 +60,10 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto contiguous_map_row(
 
 /// The row of bound plan `plan` that starts at `start` (rank N, its last coordinate 0), as a
 /// dense plan of the row (flat(j), load<V>(j)): array leaves as the rank-1 leaf of their row
-/// (every leaf of the pass has unit inner stride: the caller's guarantee), numbers and reduced
-/// values as they are, a stashed part's row buffer as it is (element j at data[j] already),
-/// element-wise nodes over their children's rows, anything else through its own at and load_at
-/// (RowThroughAt: the same reads as before, for nodes whose elements are not in memory, as gathers
-/// and generators).
+/// (every leaf of the pass has unit inner stride: the caller's guarantee), element-wise nodes
+/// over their children's rows, anything else through its own at and load_at (RowThroughAt: the
+/// same reads as before, for numbers, reduced values, a stashed part's row buffer and nodes whose
+/// elements are not in memory, as gathers and generators).
 TENSORX_EXEC_CHECK_DISABLE
 template <class Plan, int N>
 TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto contiguous_row_of(const Plan& plan,
@@ -86,8 +73,6 @@ TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE auto contiguous_row_of(const Plan& plan
     // never read).
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(plan.data)>>;
     return LeafPlan<T, 1>{opaque_pointer(plan.data + linearize(start, plan.strides)), Dim<1>(1)};
-  } else if constexpr (is_scalar_plan<Plan>::value || is_row_buffer_plan<Plan>::value) {
-    return plan;
   } else if constexpr (is_map_plan<Plan>::value) {
     return contiguous_map_row(plan, start);
   } else {

@@ -693,11 +693,13 @@ __global__ void __launch_bounds__(kCudaThreads, fused_blocks_per_multiprocessor(
 /// warp (team_lanes_for) or the block (lanes 0), whether the team stages its rows, and the blocks
 /// of a cluster: kCluster forces forced_cluster_blocks, the other forced modes 1 (a team per
 /// row, as they say), kAuto 0 (chosen from the shapes). forced_row_gpu_mode may force any of
-/// them; kWarp forces whole warps.
+/// them; kWarp forces whole warps. `longest` is kept for the launch's other choices (slices, the
+/// 32-bit sweeps), so that the plan is walked for it once.
 struct TeamChoice {
   int lanes;
   bool stage;
   int cluster_blocks;
+  index_t longest;
 };
 
 inline TeamChoice choose_teams(index_t longest) {
@@ -711,7 +713,7 @@ inline TeamChoice choose_teams(index_t longest) {
   const int cluster = mode == RowGpuMode::kCluster ? std::max(2, forced_cluster_blocks)
                       : mode == RowGpuMode::kAuto  ? 0
                                                    : 1;
-  return {lanes, mode != RowGpuMode::kBlockGlobal, cluster};
+  return {lanes, mode != RowGpuMode::kBlockGlobal, cluster, longest};
 }
 
 /// The blocks of kernel kKernel resident on a multiprocessor with `block_bytes` of dynamic shared
@@ -804,8 +806,8 @@ FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int de
   launch.team_lanes = choice.lanes;
   launch.cluster_blocks = 1;
   launch.read_blocks = reads_rows_in_blocks<N>(plan);
-  launch.contiguous_rows = launch.read_blocks && reads_unit_rows<N>(plan) &&
-                           longest_row(plan, row_length) <= kMaxContiguousRow;
+  launch.contiguous_rows =
+      launch.read_blocks && reads_unit_rows<N>(plan) && choice.longest <= kMaxContiguousRow;
   RowStaging staging{1, 0, StagingLayout::none()};
   if (choice.stage) {
     StagingLimits limits = staging_limits(choice.lanes, device, spread);
@@ -813,7 +815,7 @@ FusedGrid fused_grid(const Plan& plan, index_t items, index_t row_length, int de
     if (choice.cluster_blocks > 1 && limits.max_blocks > 1) {
       // A forced cluster: its slices staged where they fit the block's budget.
       const int blocks = std::min(choice.cluster_blocks, limits.max_blocks);
-      const index_t slice_length = row_slice_length(longest_row(plan, row_length), blocks);
+      const index_t slice_length = row_slice_length(choice.longest, blocks);
       staging = {blocks, slice_length,
                  staging_within<N>(plan, row_length, slice_length, limits.team_budget, true)};
     } else {

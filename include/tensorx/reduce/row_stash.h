@@ -49,12 +49,6 @@ struct RowBufferPlan {
     return load_lanes<C, V>(data + index.at(N - 1));
   }
   TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE C get(index_t j) const { return data[j]; }
-  /// Elements j .. j + V - 1 of the row, j a multiple of V (the GPU's contiguous row sweeps,
-  /// contiguous_row.h).
-  template <int V>
-  TENSORX_HOST_DEVICE TENSORX_FORCE_INLINE Lanes<C, V> load(index_t j) const {
-    return load_lanes<C, V>(data + j);
-  }
   template <class B>
   TENSORX_FORCE_INLINE B batch(index_t j) const {
     return load_batch<B>(data + j);
